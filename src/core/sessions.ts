@@ -1,0 +1,98 @@
+import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
+import { sign, verify } from "hono/jwt";
+import type { Db } from "../db/client";
+import { loginFailures, revokedTokens, settings, users } from "../db/schema";
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES, TOKEN_TTL_SECONDS } from "../shared/constants";
+import { MSG } from "../shared/messages";
+import { refuse } from "./errors";
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+}
+
+/** argon2id; tests pass cheaper costs. */
+export function argon2Hasher(cost: { memoryCost?: number; timeCost?: number } = {}): PasswordHasher {
+  return {
+    hash: (password) => Bun.password.hash(password, { algorithm: "argon2id", ...cost }),
+    verify: (password, hash) => Bun.password.verify(password, hash),
+  };
+}
+
+/** The JWT secret: from the environment, else generated once and kept in the database. */
+export async function jwtSecret(db: Db, fromEnv?: string): Promise<string> {
+  if (fromEnv) return fromEnv;
+  const generated = Buffer.from(crypto.getRandomValues(new Uint8Array(48))).toString("base64url");
+  await db.insert(settings).values({ key: "jwt_secret", value: generated }).onConflictDoNothing();
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, "jwt_secret"));
+  return row!.value;
+}
+
+export interface TokenClaims {
+  sub: string;
+  jti: string;
+  exp: number;
+}
+
+export async function issueToken(secret: string, userId: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return sign({ sub: userId, jti: crypto.randomUUID(), iat: now, exp: now + TOKEN_TTL_SECONDS }, secret, "HS256");
+}
+
+/** The claims of a token we signed that has not expired; null for anything else. */
+export async function readToken(secret: string, token: string): Promise<TokenClaims | null> {
+  try {
+    const payload = await verify(token, secret, "HS256");
+    if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || typeof payload.exp !== "number") return null;
+    return { sub: payload.sub, jti: payload.jti, exp: payload.exp };
+  } catch {
+    return null;
+  }
+}
+
+/** The user a token speaks for, when the token is not revoked and the user not deleted. */
+export async function tokenUser(db: Db, claims: TokenClaims) {
+  const [row] = await db
+    .select({ id: users.id, role: users.role, revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti})` })
+    .from(users)
+    .where(and(eq(users.id, claims.sub), sql`${users.deletedAt} IS NULL`));
+  return row && !row.revoked ? { id: row.id, role: row.role } : null;
+}
+
+export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {
+  await db.insert(revokedTokens).values({ jti: claims.jti, expiresAt: new Date(claims.exp * 1000) }).onConflictDoNothing();
+  // Expired entries can go: an expired token is refused anyway.
+  await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
+}
+
+const DUMMY_HASH = Bun.password.hash("not-a-real-password", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
+
+/**
+ * Checks an email and password. Ten failures for one email within 15 minutes lock that
+ * email out until the oldest of them is 15 minutes old.
+ */
+export async function login(db: Db, hasher: PasswordHasher, email: string, password: string): Promise<string> {
+  const key = email.trim().toLowerCase();
+  const windowStart = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
+  const [recent] = await db
+    .select({ n: count(), oldest: min(loginFailures.createdAt) })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.email, key), gt(loginFailures.createdAt, windowStart)));
+  if (recent && recent.n >= LOGIN_MAX_FAILURES && recent.oldest) {
+    const retryAt = new Date(recent.oldest).getTime() + LOGIN_WINDOW_MINUTES * 60_000;
+    return refuse("throttled", MSG.tooManyLogins(Math.max(1, Math.ceil((retryAt - Date.now()) / 60_000))));
+  }
+  const [user] = await db
+    .select({ id: users.id, passwordHash: users.passwordHash })
+    .from(users)
+    .where(and(eq(sql`lower(${users.email})`, key), sql`${users.deletedAt} IS NULL`));
+  // Verify against a dummy hash for unknown emails so both answers take as long.
+  const ok = await hasher.verify(password, user?.passwordHash ?? (await DUMMY_HASH));
+  if (!user || !ok) {
+    await db.insert(loginFailures).values({ email: key });
+    await db.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
+    return refuse("invalid", MSG.invalidCredentials);
+  }
+  return user.id;
+}
+

@@ -1,0 +1,36 @@
+import type { Db, Tx } from "../db/client";
+
+const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock detected
+
+function pgCode(error: unknown): string | undefined {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && code.length === 5) return code;
+  }
+  return undefined;
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  if (pgCode(error) !== "23505") return false;
+  if (!constraint) return true;
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const name = (e as { constraint_name?: string; constraint?: string }).constraint_name ?? (e as { constraint?: string }).constraint;
+    if (name) return name === constraint;
+  }
+  return String((error as Error)?.message ?? "").includes(constraint);
+}
+
+/**
+ * Runs `work` in one database transaction: all of its writes happen or none do. Deadlocks and
+ * serialization failures are retried with a short jittered back-off, so callers never see them.
+ */
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(work);
+    } catch (error) {
+      if (attempt >= attempts || !RETRYABLE.has(pgCode(error) ?? "")) throw error;
+      await Bun.sleep(Math.random() * 5 * attempt);
+    }
+  }
+}

@@ -1,0 +1,201 @@
+import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
+import { rowsOf, type Db, type Tx } from "../db/client";
+import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
+import { MSG } from "../shared/messages";
+import { SEARCH_MAX_RESULTS } from "../shared/constants";
+import { refuse } from "./errors";
+import { createAccount } from "./ledger";
+
+const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+export function newReferralId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  return Array.from(bytes, (b) => REFERRAL_ALPHABET[b % REFERRAL_ALPHABET.length]).join("");
+}
+
+export const newId = () => Bun.randomUUIDv7();
+
+/** Escapes LIKE wildcards so a search for "50%" looks for those characters. */
+export function likeContains(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface NewUser {
+  name: string;
+  email: string;
+  passwordHash: string;
+  referralId: string;
+}
+
+/** Registers a user under the holder of `referralId`, and counts them in every upline's team. */
+export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string }> {
+  const [referrer] = await tx
+    .select({ id: users.id, depth: users.depth })
+    .from(users)
+    .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)));
+  if (!referrer) return refuse("invalid", MSG.invalidReferral);
+
+  const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
+  if (taken) return refuse("conflict", MSG.emailTaken);
+
+  const id = newId();
+  await tx.insert(users).values({
+    id,
+    name: input.name,
+    email: input.email,
+    passwordHash: input.passwordHash,
+    role: "user",
+    referralId: await freeReferralId(tx),
+    referrerId: referrer.id,
+    depth: referrer.depth + 1,
+  });
+  await createAccount(tx, id, "user");
+  await tx.insert(teamCounts).values({ userId: id });
+  await adjustTeams(tx, referrer.id, 1);
+  return { id };
+}
+
+async function freeReferralId(tx: Tx): Promise<string> {
+  for (;;) {
+    const candidate = newReferralId();
+    const [clash] = await tx.select({ id: users.id }).from(users).where(eq(users.referralId, candidate));
+    if (!clash) return candidate;
+  }
+}
+
+/**
+ * Adds `delta` to the team size of `referrerId` and every user above it, and to the direct
+ * count of `referrerId`. Rows are locked in id order first so concurrent sign-ups queue.
+ */
+async function adjustTeams(tx: Tx, referrerId: string, delta: 1 | -1): Promise<void> {
+  const chain = sql`WITH RECURSIVE up(id) AS (
+      SELECT ${referrerId}::text
+      UNION ALL
+      SELECT u.referrer_id FROM users u JOIN up ON u.id = up.id WHERE u.referrer_id IS NOT NULL
+    )`;
+  await tx.execute(sql`${chain} SELECT 1 FROM team_counts WHERE user_id IN (SELECT id FROM up) ORDER BY user_id FOR UPDATE`);
+  await tx.execute(sql`${chain} UPDATE team_counts SET total = total + ${delta} WHERE user_id IN (SELECT id FROM up)`);
+  await tx.update(teamCounts).set({ direct: sql`${teamCounts.direct} + ${delta}` }).where(eq(teamCounts.userId, referrerId));
+}
+
+/** Soft delete: the user keeps the ledger history and the place in the chain. */
+export async function deleteUser(tx: Tx, id: string): Promise<void> {
+  const [user] = await tx
+    .select({ role: users.role, referrerId: users.referrerId, deletedAt: users.deletedAt })
+    .from(users)
+    .where(eq(users.id, id))
+    .for("update");
+  if (!user || user.deletedAt) return refuse("not_found", MSG.userNotFound);
+  if (user.role === "admin") return refuse("forbidden", MSG.cannotDeleteAdmin);
+  await tx.update(users).set({ deletedAt: new Date() }).where(eq(users.id, id));
+  if (user.referrerId) await adjustTeams(tx, user.referrerId, -1);
+}
+
+export async function findReferrer(db: Db, referralId: string) {
+  const [row] = await db
+    .select({ name: users.name, myReferralId: users.referralId })
+    .from(users)
+    .where(and(eq(users.referralId, referralId.trim().toUpperCase()), isNull(users.deletedAt)));
+  return row ?? refuse("not_found", MSG.userNotFound);
+}
+
+export async function adminReferralId(db: Db): Promise<string> {
+  const [row] = await db
+    .select({ referralId: users.referralId })
+    .from(users)
+    .where(and(eq(users.role, "admin"), isNull(users.referrerId), isNull(users.deletedAt)))
+    .orderBy(asc(users.createdAt))
+    .limit(1);
+  return row?.referralId ?? refuse("not_found", MSG.userNotFound);
+}
+
+/** The signed-in user as GET /api/auth answers it (money still in cents). */
+export async function currentUser(db: Db, id: string) {
+  const referrer = alias(users, "referrer");
+  const [row] = await db
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      myReferralId: users.referralId,
+      referredBy: referrer.referralId,
+      createdAt: users.createdAt,
+      balance: accounts.balance,
+      held: accounts.held,
+      totalPartners: teamCounts.total,
+      directPartners: teamCounts.direct,
+    })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.id))
+    .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
+    .leftJoin(referrer, eq(referrer.id, users.referrerId))
+    .where(and(eq(users.id, id), isNull(users.deletedAt)));
+  if (!row) return refuse("unauthorized", MSG.badToken);
+
+  const levels = await db
+    .select({
+      program: programLevels.program,
+      level: programLevels.level,
+      status: userLevels.status,
+      cycles: userLevels.cycles,
+      slots: userLevels.slots,
+    })
+    .from(programLevels)
+    .leftJoin(
+      userLevels,
+      and(eq(userLevels.program, programLevels.program), eq(userLevels.level, programLevels.level), eq(userLevels.userId, id)),
+    )
+    .orderBy(asc(programLevels.program), asc(programLevels.level));
+
+  const packages: Record<string, { levels: { level: number; status: string; cycles: number; boxes: string[] }[] }> = {
+    "3p": { levels: [] },
+    "6p": { levels: [] },
+  };
+  for (const l of levels) {
+    packages[l.program]?.levels.push({ level: l.level, status: l.status ?? "locked", cycles: l.cycles ?? 0, boxes: l.slots ?? [] });
+  }
+  return { ...row, totalPartners: row.totalPartners ?? 0, directPartners: row.directPartners ?? 0, packages };
+}
+
+/** Up to 10 users whose name or email contains `text`, for the gift form. */
+export async function searchUsers(db: Db, text: string, excludeId: string) {
+  const pattern = likeContains(text);
+  return db
+    .select({ _id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(and(isNull(users.deletedAt), ne(users.id, excludeId), or(ilike(users.name, pattern), ilike(users.email, pattern))))
+    .orderBy(asc(users.name), asc(users.id))
+    .limit(SEARCH_MAX_RESULTS);
+}
+
+export async function listUsers(db: Db, { page, limit, search }: { page: number; limit: number; search?: string }) {
+  const where = and(
+    isNull(users.deletedAt),
+    search ? or(ilike(users.name, likeContains(search)), ilike(users.email, likeContains(search))) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(users).where(where);
+  const rows = await db
+    .select({ _id: users.id, name: users.name, email: users.email, role: users.role, balance: accounts.balance, createdAt: users.createdAt })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.id))
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(limit)
+    .offset((page - 1) * limit);
+  return { users: rows, totalPages: Math.max(1, Math.ceil((total?.n ?? 0) / limit)) };
+}
+
+export async function userIdByEmail(tx: Tx, email: string): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(sql`lower(${users.email})`, email.trim().toLowerCase()), isNull(users.deletedAt)));
+  return row?.id;
+}
+
+export async function activeUserExists(tx: Tx | Db, id: string): Promise<boolean> {
+  const rows = rowsOf<{ one: number }>(await tx.execute(sql`SELECT 1 AS one FROM users WHERE id = ${id} AND deleted_at IS NULL`));
+  return rows.length > 0;
+}

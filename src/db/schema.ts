@@ -1,0 +1,226 @@
+import { sql } from "drizzle-orm";
+import {
+  type AnyPgColumn,
+  bigint,
+  bigserial,
+  check,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
+const cents = (name: string) => bigint(name, { mode: "bigint" });
+
+export const users = pgTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    role: text("role", { enum: ["admin", "user"] }).notNull().default("user"),
+    referralId: text("referral_id").notNull(),
+    referrerId: text("referrer_id").references((): AnyPgColumn => users.id),
+    depth: integer("depth").notNull().default(0),
+    createdAt: createdAt(),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
+    uniqueIndex("users_referral_id_uq").on(t.referralId),
+    index("users_referrer_idx").on(t.referrerId, t.createdAt),
+    index("users_created_idx").on(t.createdAt),
+  ],
+);
+
+/** Team sizes kept as counters so GET /auth never scans a downline. */
+export const teamCounts = pgTable("team_counts", {
+  userId: text("user_id").primaryKey().references(() => users.id),
+  total: integer("total").notNull().default(0),
+  direct: integer("direct").notNull().default(0),
+});
+
+/**
+ * One row per user plus the two operator accounts ('system', 'external').
+ * `held` is the sum of the user's pending withdrawals.
+ */
+export const accounts = pgTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind", { enum: ["user", "system", "external"] }).notNull(),
+    balance: cents("balance").notNull().default(sql`0`),
+    held: cents("held").notNull().default(sql`0`),
+  },
+  (t) => [
+    // The last line of defence for invariant 3: a user's available balance never goes below 0.
+    check("accounts_user_available_check", sql`${t.kind} <> 'user' OR (${t.held} >= 0 AND ${t.balance} - ${t.held} >= 0)`),
+  ],
+);
+
+export const transferKinds = [
+  "deposit",
+  "withdrawal",
+  "fee",
+  "gift",
+  "admin_gift",
+  "purchase",
+  "unfreeze",
+] as const;
+export type TransferKind = (typeof transferKinds)[number];
+
+/** The ledger. Rows are only ever inserted. */
+export const transfers = pgTable(
+  "transfers",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    fromAccount: text("from_account").notNull().references(() => accounts.id),
+    toAccount: text("to_account").notNull().references(() => accounts.id),
+    amount: cents("amount").notNull(),
+    kind: text("kind", { enum: transferKinds }).notNull(),
+    fromBalanceAfter: cents("from_balance_after").notNull(),
+    toBalanceAfter: cents("to_balance_after").notNull(),
+    requestId: text("request_id"),
+    program: text("program"),
+    level: smallint("level"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("transfers_amount_positive", sql`${t.amount} > 0`),
+    check("transfers_distinct_accounts", sql`${t.fromAccount} <> ${t.toAccount}`),
+    index("transfers_from_idx").on(t.fromAccount, t.id),
+    index("transfers_to_idx").on(t.toAccount, t.id),
+  ],
+);
+
+export const requestStatuses = ["pending", "accepted", "declined"] as const;
+export type RequestStatus = (typeof requestStatuses)[number];
+
+export const deposits = pgTable(
+  "deposits",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    amount: cents("amount").notNull(),
+    address: text("address").notNull(),
+    transactionId: text("transaction_id").notNull(),
+    status: text("status", { enum: requestStatuses }).notNull().default("pending"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    check("deposits_amount_positive", sql`${t.amount} > 0`),
+    // A transaction ID counts once among the requests that are pending or accepted.
+    uniqueIndex("deposits_live_txid_uq").on(t.transactionId).where(sql`${t.status} <> 'declined'`),
+    index("deposits_status_created_idx").on(t.status, t.createdAt),
+    index("deposits_created_idx").on(t.createdAt),
+  ],
+);
+
+export const withdrawalMethods = ["USDT TRC20", "USDT BEP20"] as const;
+
+export const withdrawals = pgTable(
+  "withdrawals",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    amount: cents("amount").notNull(),
+    fee: cents("fee"),
+    accountType: text("account_type", { enum: withdrawalMethods }).notNull(),
+    accountNumber: text("account_number").notNull(),
+    status: text("status", { enum: requestStatuses }).notNull().default("pending"),
+    createdAt: createdAt(),
+    decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
+    decidedBy: text("decided_by"),
+  },
+  (t) => [
+    check("withdrawals_amount_positive", sql`${t.amount} > 0`),
+    index("withdrawals_status_created_idx").on(t.status, t.createdAt),
+    index("withdrawals_created_idx").on(t.createdAt),
+  ],
+);
+
+export const programs = ["3p", "6p"] as const;
+export type Program = (typeof programs)[number];
+
+export const programLevels = pgTable(
+  "program_levels",
+  {
+    program: text("program", { enum: programs }).notNull(),
+    level: smallint("level").notNull(),
+    cost: cents("cost").notNull(),
+    unfreezeCost: cents("unfreeze_cost").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.program, t.level] }),
+    check("program_levels_cost_check", sql`${t.cost} >= 0 AND ${t.unfreezeCost} >= 0`),
+  ],
+);
+
+/** A user's state at one level. No row means the level is locked. */
+export const userLevels = pgTable(
+  "user_levels",
+  {
+    userId: text("user_id").notNull().references(() => users.id),
+    program: text("program", { enum: programs }).notNull(),
+    level: smallint("level").notNull(),
+    status: text("status", { enum: ["active", "frozen"] }).notNull(),
+    cycles: integer("cycles").notNull().default(0),
+    slots: text("slots").array().notNull().default(sql`'{}'::text[]`),
+    activatedAt: timestamp("activated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.program, t.level] })],
+);
+
+/** Every step of every purchase: who entered whose matrix, and what happened to the money. */
+export const placements = pgTable(
+  "placements",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    buyerId: text("buyer_id").notNull(),
+    ownerId: text("owner_id"),
+    program: text("program", { enum: programs }).notNull(),
+    level: smallint("level").notNull(),
+    slot: smallint("slot"),
+    cycle: integer("cycle"),
+    outcome: text("outcome", { enum: ["paid", "pass_up", "system"] }).notNull(),
+    transferId: bigint("transfer_id", { mode: "bigint" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("placements_owner_idx").on(t.ownerId, t.program, t.level, t.cycle)],
+);
+
+export const revokedTokens = pgTable("revoked_tokens", {
+  jti: text("jti").primaryKey(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+});
+
+export const loginFailures = pgTable(
+  "login_failures",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    email: text("email").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("login_failures_email_idx").on(t.email, t.createdAt)],
+);
+
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});
+
+export const newsletterSubscribers = pgTable(
+  "newsletter_subscribers",
+  {
+    email: text("email").primaryKey(),
+    createdAt: createdAt(),
+  },
+);

@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import { createAccount, EXTERNAL, SYSTEM } from "../core/ledger";
+import { defaultLevels } from "../core/levels";
+import type { PasswordHasher } from "../core/sessions";
+import { inTransaction } from "../core/tx";
+import { newId, newReferralId } from "../core/users";
+import type { Db } from "./client";
+import { programLevels, settings, teamCounts, users } from "./schema";
+
+export interface SeedOptions {
+  adminEmail?: string;
+  adminPassword?: string;
+  hasher: PasswordHasher;
+  log?: (line: string) => void;
+}
+
+/** First start: the operator accounts, the default levels and the admin. Nothing twice. */
+export async function seed(db: Db, options: SeedOptions): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    // Two processes starting together on one Postgres: the second waits here for the first.
+    await tx.insert(settings).values({ key: "seeded", value: new Date().toISOString() }).onConflictDoNothing();
+    await createAccount(tx, SYSTEM, "system");
+    await createAccount(tx, EXTERNAL, "external");
+    await tx.insert(programLevels).values(defaultLevels()).onConflictDoNothing();
+
+    const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
+    if (admin) return;
+    const email = options.adminEmail ?? "admin@localhost";
+    const password = options.adminPassword ?? Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
+    const id = newId();
+    await tx.insert(users).values({
+      id,
+      name: "Admin",
+      email,
+      passwordHash: await options.hasher.hash(password),
+      role: "admin",
+      referralId: newReferralId(),
+    });
+    await createAccount(tx, id, "user");
+    await tx.insert(teamCounts).values({ userId: id });
+    if (!options.adminPassword) {
+      (options.log ?? console.log)(`Created the admin ${email} with the password ${password} (shown once; set ADMIN_EMAIL and ADMIN_PASSWORD before the first start to choose your own).`);
+    }
+  });
+}

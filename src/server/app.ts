@@ -1,0 +1,74 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import { secureHeaders } from "hono/secure-headers";
+import { MSG } from "../shared/messages";
+import type { AppEnv, Deps } from "./env";
+import { onError } from "./errors";
+import { requireAdmin, requireUser } from "./middleware/auth";
+import { adminRoutes } from "./routes/admin";
+import { authRoutes } from "./routes/auth";
+import { programRoutes } from "./routes/programs";
+import { userRoutes } from "./routes/user";
+
+export interface AppOptions {
+  /** Adds the web side (pages and assets) after the API. */
+  web?: (app: Hono<AppEnv>) => void;
+}
+
+/** The whole HTTP surface. Middleware order: headers, public API, auth, admin guard. */
+export function createApp(deps: Deps, options: AppOptions = {}) {
+  const app = new Hono<AppEnv>();
+  app.onError(onError);
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.use(
+    "*",
+    secureHeaders({
+      strictTransportSecurity: "max-age=31536000; includeSubDomains",
+      referrerPolicy: "strict-origin-when-cross-origin",
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+
+  const api = new Hono<AppEnv>();
+  if (deps.config.corsOrigins.length > 0) {
+    api.use(
+      "*",
+      cors({
+        origin: deps.config.corsOrigins,
+        allowHeaders: ["Content-Type", "x-auth-token", "Idempotency-Key"],
+        allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+        maxAge: 600,
+      }),
+    );
+  }
+  api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => c.json({ msg: MSG.tooLarge }, 413) }));
+  api.route("/auth", authRoutes);
+  api.route("/programs", programRoutes);
+  api.use("/user/*", requireUser);
+  api.route("/user", userRoutes);
+  api.use("/admin/*", requireUser, requireAdmin);
+  api.route("/admin", adminRoutes);
+  api.all("*", (c) => c.json({ msg: MSG.notFound }, 404));
+  app.route("/api", api);
+
+  options.web?.(app);
+  app.notFound((c) => c.json({ msg: MSG.notFound }, 404));
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,20 @@
+import type { PasswordHasher } from "../core/sessions";
+import type { TokenClaims } from "../core/sessions";
+import type { Db } from "../db/client";
+import type { Config } from "./config";
+
+export interface Deps {
+  db: Db;
+  config: Config;
+  hasher: PasswordHasher;
+  jwtSecret: string;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface AppEnv {
+  Variables: {
+    deps: Deps;
+    user: { id: string; role: "admin" | "user" };
+    claims: TokenClaims;
+  };
+}
