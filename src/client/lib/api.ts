@@ -1,0 +1,77 @@
+import toast from "react-hot-toast";
+import { getToken, setToken } from "./session";
+
+/** Messages the API client never toasts: they only mean "sign in again". */
+const SILENT = new Set(["No token, authorization denied", "Token is not valid"]);
+
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly body: unknown,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  /** Skip the error toast; the caller shows its own message. */
+  quiet?: boolean;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export const API_BASE = "/api";
+
+/**
+ * The one way the client talks to the server. Sends the token in x-auth-token, parses JSON,
+ * and on failure: toasts the message (msg, else the error's own, else a default) unless it is
+ * one of the silent ones, and on 401 forgets the token and goes to /login. The error is still
+ * thrown to the caller.
+ */
+export async function api<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
+  const token = getToken();
+  if (token) headers["x-auth-token"] = token;
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+
+  let response: Response;
+  try {
+    response = await fetch(`${API_BASE}${path}`, {
+      method,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+    });
+  } catch (error) {
+    const message = error instanceof Error && error.message ? error.message : "An unknown error occurred";
+    if (!options.quiet && !(error instanceof DOMException && error.name === "AbortError")) toast.error(message);
+    throw new ApiError(message, 0, undefined);
+  }
+
+  const text = await response.text();
+  let body: unknown = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  if (response.ok) return body as T;
+
+  const serverMsg = body && typeof body === "object" ? (body as { msg?: unknown }).msg : undefined;
+  const msg = (typeof serverMsg === "string" && serverMsg) || response.statusText || "An unknown error occurred";
+  if (!options.quiet && !SILENT.has(msg)) toast.error(msg);
+  if (response.status === 401) {
+    setToken(null);
+    if (typeof window !== "undefined" && window.location.pathname.toLowerCase() !== "/login") window.location.assign("/login");
+  }
+  throw new ApiError(msg, response.status, body);
+}
+
+/** The message to show for a failed call: the server's msg, the error's own, else `fallback`. */
+export function errorMessage(error: unknown, fallback = "An unknown error occurred"): string {
+  if (error instanceof Error && error.message) return error.message;
+  return fallback;
+}
