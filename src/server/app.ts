@@ -9,6 +9,7 @@ import { requireAdmin, requireUser } from "./middleware/auth";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { programRoutes } from "./routes/programs";
+import { siteRoutes } from "./routes/site";
 import { userRoutes } from "./routes/user";
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => c.json({ msg: MSG.tooLarge }, 413) }));
   api.route("/auth", authRoutes);
   api.route("/programs", programRoutes);
+  api.route("/", siteRoutes);
   api.use("/user/*", requireUser);
   api.route("/user", userRoutes);
   api.use("/admin/*", requireUser, requireAdmin);

@@ -1,0 +1,15 @@
+import { Hono } from "hono";
+import { subscribe } from "../../core/newsletter";
+import { newsletterSchema } from "../../shared/schemas";
+import type { AppEnv } from "../env";
+import { validate } from "../validate";
+
+/** Public odds and ends the web client needs. */
+export const siteRoutes = new Hono<AppEnv>()
+  .get("/config", (c) => {
+    const { depositWalletAddress } = c.get("deps").config;
+    return c.json({ depositWalletAddress });
+  })
+  .post("/newsletter", validate("json", newsletterSchema), async (c) => {
+    return c.json({ msg: await subscribe(c.get("deps").db, c.req.valid("json").email) }, 201);
+  });
