@@ -1,0 +1,24 @@
+/** Outcome of one HTTP call as a client sees it: an answer, or nothing (connection lost). */
+export type Outcome = { kind: "answered"; status: number; body: any } | { kind: "lost" };
+
+export async function call(base: string, method: string, path: string, token?: string, body?: unknown): Promise<Outcome> {
+  const headers: Record<string, string> = {};
+  if (token) headers["x-auth-token"] = token;
+  if (body !== undefined) headers["content-type"] = "application/json";
+  try {
+    const res = await fetch(`${base}/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(15_000),
+    });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { kind: "answered", status: res.status, body: parsed };
+  } catch {
+    return { kind: "lost" };
+  }
+}

@@ -1,0 +1,52 @@
+import type { Subprocess } from "bun";
+
+/** A server process we can SIGKILL and bring back on the same port. */
+export class ServerProcess {
+  private proc: Subprocess | undefined;
+  alive = false;
+  restarts = 0;
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  get url() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    this.proc = Bun.spawn(["bun", "src/server/index.ts"], {
+      env: { ...process.env, ...this.env, PORT: String(this.port) },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      try {
+        const res = await fetch(`${this.url}/api/programs/3p/levels`);
+        if (res.ok) {
+          this.alive = true;
+          return;
+        }
+      } catch {}
+      if (this.proc.exitCode !== null) break;
+      await Bun.sleep(100);
+    }
+    const stderr = this.proc.stderr instanceof ReadableStream ? await new Response(this.proc.stderr).text() : "";
+    throw new Error(`server on port ${this.port} did not start: ${stderr.slice(-2000)}`);
+  }
+
+  /** SIGKILL: no shutdown hooks, open transactions die with the connection. */
+  async kill(): Promise<void> {
+    this.alive = false;
+    this.proc?.kill("SIGKILL");
+    await this.proc?.exited;
+  }
+
+  async stop(): Promise<void> {
+    this.alive = false;
+    this.proc?.kill("SIGTERM");
+    await this.proc?.exited;
+  }
+}
