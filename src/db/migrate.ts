@@ -1,15 +1,12 @@
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import { sql } from "drizzle-orm";
 import { type Database, rowsOf } from "./client";
-
-const migrationsFolder = new URL("../../drizzle", import.meta.url).pathname;
+import { migrations } from "./migrations.gen";
 
 /**
- * Applies the SQL migrations in drizzle/ that have not run yet, in one transaction each,
+ * Applies the SQL migrations of drizzle/ (embedded in migrations.gen.ts) that have not run yet, in one transaction,
  * recording them in drizzle's own journal table (compatible with drizzle-kit migrate).
  */
 export async function migrate(database: Database): Promise<void> {
-  const migrations = readMigrationFiles({ migrationsFolder });
   const { db } = database;
   await db.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
   await db.execute(
