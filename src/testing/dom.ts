@@ -1,0 +1,71 @@
+import { GlobalRegistrator } from "@happy-dom/global-registrator";
+import { cleanup, screen, within } from "@testing-library/react";
+import { afterAll, afterEach } from "bun:test";
+
+/**
+ * A browser-like DOM for one test file. Import it in a component test:
+ *
+ *   import { serveFetch } from "../../testing/dom";
+ *   import { render, screen } from "@testing-library/react";
+ *
+ * Bun loads Testing Library (CommonJS) before this module's body runs, so its `screen` was
+ * built without a document; the bound queries are filled in below once the DOM exists.
+ * happy-dom's registrator swaps in its own fetch/Request/Response/Headers. Hono's
+ * app.request() and Bun's own code need the real ones, so they are put back at once.
+ * Registration happens per file (not in the shared preload) so server tests keep a clean
+ * global scope.
+ */
+const bun = {
+  fetch: globalThis.fetch,
+  Request: globalThis.Request,
+  Response: globalThis.Response,
+  Headers: globalThis.Headers,
+  FormData: globalThis.FormData,
+  AbortController: globalThis.AbortController,
+  AbortSignal: globalThis.AbortSignal,
+};
+
+function restoreBunGlobals() {
+  Object.assign(globalThis, bun);
+}
+
+if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/", width: 1280, height: 900 });
+restoreBunGlobals();
+Object.assign(screen, within(document.body));
+// Tells React that tests wrap updates in act(), which Testing Library does for us.
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+afterEach(() => {
+  cleanup();
+  globalThis.fetch = bun.fetch;
+  localStorage.clear();
+  window.history.replaceState(null, "", "/");
+});
+
+afterAll(async () => {
+  await GlobalRegistrator.unregister();
+  restoreBunGlobals();
+});
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+/**
+ * Answers the page's fetch calls with `handler` until the end of the current test. Relative
+ * URLs are resolved against the page, so `serveFetch(app.request)`-style handlers see
+ * "/api/...". Pass a Hono app's `fetch` to run component tests against the real server.
+ */
+export function serveFetch(handler: Handler): Request[] {
+  const seen: Request[] = [];
+  const fake = async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = input instanceof Request ? input.url : new URL(String(input), window.location.href).toString();
+    const request = new bun.Request(url, input instanceof Request ? input : init);
+    seen.push(request.clone());
+    return handler(request);
+  };
+  globalThis.fetch = Object.assign(fake, { preconnect: bun.fetch.preconnect }) as typeof fetch;
+  return seen;
+}
+
+/** A JSON answer for `serveFetch` handlers. */
+export const json = (body: unknown, status = 200) =>
+  new bun.Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });

@@ -1,0 +1,113 @@
+import type { Preflight, UserConfig } from "@unocss/core";
+import presetWind4, { type Theme } from "@unocss/preset-wind4";
+
+/**
+ * The ONE set of design tokens and the shortcuts every screen uses. Components reach for these
+ * names (bg-ink, text-muted, card, btn-primary...) and never for raw hex values, so the look can
+ * change here in one place. Contrast figures are against ink (#0f172a) unless noted.
+ */
+const colors = {
+  // Page and panels
+  ink: { DEFAULT: "#0f172a", deep: "#0a0f1f", raised: "#111827" },
+  panel: { DEFAULT: "#1e293b", soft: "#172136", strong: "#273449" },
+  line: { DEFAULT: "#4c3a8f", subtle: "#2b3650", strong: "#7c3aed" },
+  // Text: fg 17:1, soft 12:1, muted (#a3b1c6) 7.9:1, all AA on panel too
+  fg: { DEFAULT: "#f8fafc", soft: "#dbe3ee" },
+  muted: "#a3b1c6",
+  // The brand gradient (buttons, white text on both ends >= 5:1)
+  brand: { blue: "#2563eb", violet: "#9333ea" },
+  // Bright figures and gradient headings (>= 6:1)
+  figure: { blue: "#60a5fa", violet: "#c084fc", green: "#4ade80" },
+  focus: "#a5b4fc",
+  // Status: text colours are the bright tone (>= 7:1), fills use them at low alpha
+  active: "#4ade80",
+  frozen: "#7dd3fc",
+  locked: "#a3b1c6",
+  pending: "#fbbf24",
+  accepted: "#4ade80",
+  declined: "#f87171",
+  danger: { DEFAULT: "#dc2626", strong: "#b91c1c" },
+} as const;
+
+const theme: Theme = {
+  colors,
+  font: {
+    sans: 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif',
+    mono: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
+  },
+  radius: { control: "0.625rem", card: "1rem", pill: "9999px" },
+  shadow: {
+    glow: "0 0 0 1px rgb(124 58 237 / 0.18), 0 10px 30px -12px rgb(147 51 234 / 0.45)",
+    raised: "0 12px 32px -12px rgb(2 6 23 / 0.8)",
+  },
+  duration: { fast: "150ms", base: "200ms", slow: "250ms" },
+  spacing: { gutter: "1rem", section: "4.5rem" },
+  text: {
+    display: { fontSize: "clamp(2.1rem, 5vw + 1rem, 3.75rem)", lineHeight: "1.08" },
+    title: { fontSize: "clamp(1.6rem, 2.5vw + 1rem, 2.4rem)", lineHeight: "1.2" },
+  },
+};
+
+/** Short motion, and none at all for people who ask for less (design.md). */
+const reducedMotion: Preflight = {
+  getCSS: () => `
+html{color-scheme:dark;-webkit-text-size-adjust:100%}
+body{margin:0;background:${colors.ink.DEFAULT};color:${colors.fg.DEFAULT}}
+@media (prefers-reduced-motion: no-preference){html{scroll-behavior:smooth}}
+@media (prefers-reduced-motion: reduce){*,::before,::after{animation-duration:.01ms!important;animation-iteration-count:1!important;transition-duration:.01ms!important;scroll-behavior:auto!important}}
+@keyframes marquee{from{transform:translateX(0)}to{transform:translateX(-50%)}}
+@keyframes spin{to{transform:rotate(360deg)}}
+@keyframes fade-in{from{opacity:0;transform:translateY(4px)}to{opacity:1;transform:none}}
+`,
+};
+
+export const shortcuts: Record<string, string> = {
+  "focus-ring":
+    "outline-none focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-focus focus-visible:outline-offset-2",
+  "page-bg": "min-h-screen bg-ink text-fg font-sans antialiased",
+  muted: "text-muted",
+  link: "text-figure-blue font-medium underline-offset-4 hover:underline focus-ring rounded-sm",
+  "heading-gradient": "bg-gradient-to-r from-figure-blue to-figure-violet bg-clip-text text-transparent",
+
+  card: "rounded-card border border-line/70 bg-panel/70 p-5 shadow-glow backdrop-blur-sm",
+  "card-title": "m-0 mb-4 text-lg font-semibold text-fg",
+
+  btn: "inline-flex min-h-10 cursor-pointer select-none items-center justify-center gap-2 rounded-control border border-transparent px-4 py-2 text-sm font-semibold leading-none no-underline transition duration-150 focus-ring disabled:cursor-not-allowed disabled:opacity-60",
+  "btn-primary":
+    "btn bg-gradient-to-r from-brand-blue to-brand-violet text-white shadow-glow hover:brightness-115 disabled:hover:brightness-100",
+  "btn-secondary": "btn border-line bg-panel-strong text-fg hover:bg-panel hover:border-line-strong",
+  "btn-danger": "btn bg-danger text-white hover:bg-danger-strong",
+  "btn-sm": "min-h-8 px-3 py-1.5 text-xs",
+
+  input:
+    "block w-full min-h-10 rounded-control border border-line-subtle bg-ink-deep px-3 py-2 text-base text-fg placeholder:text-muted/80 transition duration-150 focus-ring focus:border-line-strong aria-[invalid=true]:border-declined",
+  "field-label": "mb-1.5 block text-sm font-medium text-fg-soft",
+  "field-error": "mt-1.5 text-sm text-declined",
+
+  badge: "inline-flex items-center gap-1 whitespace-nowrap rounded-pill border px-2.5 py-0.5 text-xs font-semibold",
+  "badge-active": "badge border-active/40 bg-active/12 text-active",
+  "badge-frozen": "badge border-frozen/40 bg-frozen/12 text-frozen",
+  "badge-locked": "badge border-locked/40 bg-locked/12 text-locked",
+  "badge-pending": "badge border-pending/40 bg-pending/12 text-pending",
+  "badge-accepted": "badge border-accepted/40 bg-accepted/12 text-accepted",
+  "badge-declined": "badge border-declined/40 bg-declined/12 text-declined",
+
+  table: "w-full border-collapse text-sm",
+  th: "border-b border-line-subtle px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-muted",
+  td: "border-b border-line-subtle/60 px-3 py-2.5 align-middle text-fg-soft",
+  "td-money": "td text-right tabular-nums whitespace-nowrap text-fg",
+};
+
+const config: UserConfig<Theme> = {
+  // Variants only with ":" (hover:x). With "-" too, the `focus-ring` shortcut would be read as
+  // the `focus:` variant of `ring` and never reach the shortcut.
+  separators: [":"],
+  presets: [presetWind4({ preflights: { reset: true } })],
+  theme,
+  shortcuts,
+  preflights: [reducedMotion],
+  // Classes composed at runtime (e.g. `badge-${status}`) are listed so they always exist.
+  safelist: ["badge-active", "badge-frozen", "badge-locked", "badge-pending", "badge-accepted", "badge-declined"],
+};
+
+export default config;
