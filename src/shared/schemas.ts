@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH, WITHDRAWAL_METHODS } from "./constants";
-import { parseDollars } from "./money";
+import { type AmountProblem, readDollars } from "./money";
 
 /** Payload schemas shared by the server validators and the client forms. */
 
@@ -28,34 +28,26 @@ interface AmountRules {
 }
 
 /** A dollar amount as a JSON number or decimal string; becomes integer cents. */
-export const amount = ({ label = "Amount", min, positiveMessage, minMessage, allowZero }: AmountRules) =>
-  z.unknown().transform((value, ctx) => {
-    if (value === undefined || value === null || value === "") {
-      ctx.addIssue({ code: "custom", message: `${label} is required.` });
+export const amount = ({ label = "Amount", min, positiveMessage, minMessage, allowZero }: AmountRules) => {
+  const problems: Record<AmountProblem, string> = {
+    missing: `${label} is required.`,
+    not_a_number: `${label} must be a number.`,
+    negative: positiveMessage,
+    too_many_decimals: `${label} must have at most 2 decimal places.`,
+    too_large: `${label} is too large.`,
+  };
+  return z.unknown().transform((value, ctx) => {
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
       return z.NEVER;
-    }
-    const asNumber = typeof value === "string" ? Number(value.trim()) : value;
-    if (typeof asNumber === "number" && Number.isFinite(asNumber) && (asNumber < 0 || (asNumber === 0 && !allowZero))) {
-      ctx.addIssue({ code: "custom", message: positiveMessage });
-      return z.NEVER;
-    }
-    const cents = parseDollars(value);
-    if (cents === null) {
-      ctx.addIssue({
-        code: "custom",
-        message:
-          typeof asNumber === "number" && Number.isFinite(asNumber)
-            ? `${label} must have at most 2 decimal places.`
-            : `${label} must be a number.`,
-      });
-      return z.NEVER;
-    }
-    if (cents < min) {
-      ctx.addIssue({ code: "custom", message: minMessage ?? positiveMessage });
-      return z.NEVER;
-    }
-    return cents;
+    };
+    const read = readDollars(value);
+    if ("problem" in read) return fail(problems[read.problem]);
+    if (read.cents === 0n && !allowZero) return fail(positiveMessage);
+    if (read.cents < min) return fail(minMessage ?? positiveMessage);
+    return read.cents;
   });
+};
 
 export const loginSchema = z.object({
   email,
@@ -79,7 +71,8 @@ export const depositSchema = z.object({
 });
 
 export const withdrawSchema = z.object({
-  accountType: z.enum(WITHDRAWAL_METHODS, { error: "Please choose USDT TRC20 or USDT BEP20." }).default("USDT TRC20"),
+  // No default: paying out on a network the user did not choose would lose the money.
+  accountType: z.enum(WITHDRAWAL_METHODS, { error: "Please choose USDT TRC20 or USDT BEP20." }),
   accountNumber: requiredText("Wallet address", 200),
   amount: amount({
     min: 100n,

@@ -1,0 +1,139 @@
+import { describe, expect, test } from "bun:test";
+import type { z } from "zod";
+import {
+  adminGiftSchema,
+  decisionSchema,
+  depositSchema,
+  giftSchema,
+  levelPriceSchema,
+  loginSchema,
+  newsletterSchema,
+  registerSchema,
+  withdrawSchema,
+} from "./schemas";
+
+/** The first message a schema gives for `input`, or the parsed value. */
+function firstMessage(schema: z.ZodType, input: unknown): string | undefined {
+  const result = schema.safeParse(input);
+  return result.success ? undefined : result.error.issues[0]?.message;
+}
+
+const deposit = (amount: unknown) => ({ address: "TWallet", transactionId: "tx-1", amount });
+const withdrawal = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TWallet", amount });
+
+describe("amounts", () => {
+  test("accept JSON numbers and decimal strings and become cents", () => {
+    expect(depositSchema.parse(deposit("12.50")).amount).toBe(1250n);
+    expect(depositSchema.parse(deposit(12.5)).amount).toBe(1250n);
+    expect(depositSchema.parse(deposit(" 1 ")).amount).toBe(100n);
+    expect(giftSchema.parse({ amount: 0.01, recipientEmail: "a@b.co" }).amount).toBe(1n);
+    expect(adminGiftSchema.parse({ amount: "250" }).amount).toBe(25000n);
+  });
+
+  test("refuse more than 2 decimals with a clear message", () => {
+    expect(firstMessage(depositSchema, deposit(12.345))).toBe("Amount must have at most 2 decimal places.");
+    expect(firstMessage(depositSchema, deposit("12.345"))).toBe("Amount must have at most 2 decimal places.");
+    expect(firstMessage(giftSchema, { amount: 0.1 + 0.2, recipientEmail: "a@b.co" })).toBe("Amount must have at most 2 decimal places.");
+  });
+
+  test("refuse zero and negative amounts", () => {
+    expect(firstMessage(depositSchema, deposit(0))).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(depositSchema, deposit(-5))).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(depositSchema, deposit("-5"))).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(withdrawSchema, withdrawal(0))).toBe("Please enter a valid positive withdrawal amount.");
+    expect(firstMessage(withdrawSchema, withdrawal("-0.50"))).toBe("Please enter a valid positive withdrawal amount.");
+    expect(firstMessage(giftSchema, { amount: "0.00", recipientEmail: "a@b.co" })).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(adminGiftSchema, { amount: -1 })).toBe("Please enter a valid positive amount.");
+  });
+
+  test("refuse what is not a number, saying so", () => {
+    for (const bad of ["abc", "Infinity", "NaN", "1e3", "0x10", "12,50", true, [], {}]) {
+      expect(firstMessage(depositSchema, deposit(bad))).toBe("Amount must be a number.");
+    }
+  });
+
+  test("refuse amounts too large for the ledger, saying so", () => {
+    expect(firstMessage(depositSchema, deposit(1e15))).toBe("Amount is too large.");
+    expect(firstMessage(depositSchema, deposit(1e21))).toBe("Amount is too large.");
+    expect(firstMessage(depositSchema, deposit("99999999999999"))).toBe("Amount is too large.");
+  });
+
+  test("are required", () => {
+    expect(firstMessage(depositSchema, { address: "TWallet", transactionId: "tx-1" })).toBe("Amount is required.");
+    expect(firstMessage(depositSchema, deposit(null))).toBe("Amount is required.");
+    expect(firstMessage(depositSchema, deposit(""))).toBe("Amount is required.");
+    expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Amount is required.");
+  });
+
+  test("enforce the deposit and withdrawal minimum of 1 USDT and the gift minimum of 0.01", () => {
+    expect(firstMessage(depositSchema, deposit(0.99))).toBe("The minimum deposit is 1 USDT.");
+    expect(firstMessage(withdrawSchema, withdrawal("0.99"))).toBe("The minimum withdrawal is 1 USDT.");
+    expect(withdrawSchema.parse(withdrawal(1)).amount).toBe(100n);
+    expect(giftSchema.parse({ amount: "0.01", recipientEmail: "a@b.co" }).amount).toBe(1n);
+  });
+
+  test("level prices may be zero but not negative", () => {
+    expect(levelPriceSchema.parse({ cost: 0, unfreezeCost: "0" })).toEqual({ cost: 0n, unfreezeCost: 0n });
+    expect(levelPriceSchema.parse({ cost: "12.34", unfreezeCost: 6.17 })).toEqual({ cost: 1234n, unfreezeCost: 617n });
+    expect(firstMessage(levelPriceSchema, { cost: -1, unfreezeCost: 0 })).toBe("Cost must be 0 or more.");
+    expect(firstMessage(levelPriceSchema, { cost: 1, unfreezeCost: "-0.01" })).toBe("Unfreeze cost must be 0 or more.");
+    expect(firstMessage(levelPriceSchema, { cost: 1 })).toBe("Unfreeze cost is required.");
+    expect(firstMessage(levelPriceSchema, { cost: 1.001, unfreezeCost: 0 })).toBe("Cost must have at most 2 decimal places.");
+  });
+});
+
+describe("register", () => {
+  const valid = { name: "Ann", email: "ann@example.com", password: "secret", referralId: "ABCDEFGH" };
+
+  test("accepts a complete payload, trimming text", () => {
+    expect(registerSchema.parse({ ...valid, name: "  Ann  ", email: " ann@example.com ", referralId: " abcdefgh " })).toEqual({
+      name: "Ann",
+      email: "ann@example.com",
+      password: "secret",
+      referralId: "abcdefgh",
+    });
+  });
+
+  test("needs every field, a valid email and a password of 6 characters", () => {
+    expect(firstMessage(registerSchema, { ...valid, name: "   " })).toBe("Name is required.");
+    expect(firstMessage(registerSchema, { ...valid, email: "not-an-email" })).toBe("Please enter a valid email address.");
+    expect(firstMessage(registerSchema, { ...valid, email: undefined })).toBe("Email is required.");
+    expect(firstMessage(registerSchema, { ...valid, password: "12345" })).toBe("Password must be at least 6 characters.");
+    expect(firstMessage(registerSchema, { ...valid, referralId: "" })).toBe("Referral ID is required.");
+    expect(firstMessage(registerSchema, { ...valid, referralId: undefined })).toBe("Referral ID is required.");
+    expect(firstMessage(registerSchema, { ...valid, name: 42 })).toBe("Name is required.");
+  });
+});
+
+describe("other payloads", () => {
+  test("login needs an email and a password", () => {
+    expect(loginSchema.parse({ email: "a@b.co", password: "x" })).toEqual({ email: "a@b.co", password: "x" });
+    expect(firstMessage(loginSchema, { email: "a@b.co" })).toBe("Password is required.");
+    expect(firstMessage(loginSchema, { password: "x" })).toBe("Email is required.");
+  });
+
+  test("a withdrawal names one of the two USDT networks and a wallet address", () => {
+    expect(withdrawSchema.parse({ ...withdrawal(5), accountType: "USDT BEP20" }).accountType).toBe("USDT BEP20");
+    expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountType: "BTC" })).toBe("Please choose USDT TRC20 or USDT BEP20.");
+    // Paying out on a network the user did not choose loses the money: no silent default.
+    expect(firstMessage(withdrawSchema, { accountNumber: "TWallet", amount: 5 })).toBe("Please choose USDT TRC20 or USDT BEP20.");
+    expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountNumber: " " })).toBe("Wallet address is required.");
+  });
+
+  test("a deposit needs the sender's address and the transaction ID", () => {
+    expect(firstMessage(depositSchema, { ...deposit(5), address: "" })).toBe("Wallet address is required.");
+    expect(firstMessage(depositSchema, { ...deposit(5), transactionId: undefined })).toBe("Transaction ID is required.");
+    expect(firstMessage(depositSchema, { ...deposit(5), transactionId: "x".repeat(201) })).toBe("Transaction ID must be at most 200 characters.");
+  });
+
+  test("a decision is accepted or declined, nothing else", () => {
+    expect(decisionSchema.parse({ status: "accepted" })).toEqual({ status: "accepted" });
+    expect(firstMessage(decisionSchema, { status: "pending" })).toBe("Status must be accepted or declined.");
+    expect(firstMessage(decisionSchema, {})).toBe("Status must be accepted or declined.");
+  });
+
+  test("the newsletter takes one valid email", () => {
+    expect(newsletterSchema.parse({ email: " a@b.co " })).toEqual({ email: "a@b.co" });
+    expect(firstMessage(newsletterSchema, { email: "a@" })).toBe("Please enter a valid email address.");
+  });
+});
