@@ -1,5 +1,6 @@
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { pgliteAssets } from "./pglite-assets";
 import * as schema from "./schema";
 
 export type Schema = typeof schema;
@@ -36,7 +37,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   // PGlite ignores its options object when the first argument is undefined: pass one object.
-  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, ...(await pgliteAssets()) });
   await client.waitReady;
   return {
     db: drizzle(client, { schema }) as unknown as Db,
