@@ -194,7 +194,11 @@ export const placements = pgTable(
     transferId: bigint("transfer_id", { mode: "bigint" }),
     createdAt: createdAt(),
   },
-  (t) => [index("placements_owner_idx").on(t.ownerId, t.program, t.level, t.cycle)],
+  (t) => [
+    index("placements_owner_idx").on(t.ownerId, t.program, t.level, t.cycle),
+    // The statement tells an earning from a pass-up by the placements of the paying transfer.
+    index("placements_transfer_idx").on(t.transferId),
+  ],
 );
 
 export const revokedTokens = pgTable("revoked_tokens", {

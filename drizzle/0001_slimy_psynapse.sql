@@ -1,0 +1,1 @@
+CREATE INDEX "placements_transfer_idx" ON "placements" USING btree ("transfer_id");
