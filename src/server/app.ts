@@ -10,6 +10,8 @@ import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
 import { programRoutes } from "./routes/programs";
 import { siteRoutes } from "./routes/site";
+import { packageRoutes } from "./routes/packages";
+import { statementRoutes } from "./routes/statement";
 import { userRoutes } from "./routes/user";
 
 export interface AppOptions {
@@ -63,6 +65,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/", siteRoutes);
   api.use("/user/*", requireUser);
   api.route("/user", userRoutes);
+  api.route("/user", packageRoutes);
+  api.route("/user", statementRoutes);
   api.use("/admin/*", requireUser, requireAdmin);
   api.route("/admin", adminRoutes);
   api.all("*", (c) => c.json({ msg: MSG.notFound }, 404));
