@@ -1,33 +1,13 @@
 import type { Preflight, UserConfig } from "@unocss/core";
 import presetWind4, { type Theme } from "@unocss/preset-wind4";
+import { colors } from "./src/shared/tokens";
 
 /**
  * The ONE set of design tokens and the shortcuts every screen uses. Components reach for these
  * names (bg-ink, text-muted, card, btn-primary...) and never for raw hex values, so the look can
- * change here in one place. Contrast figures are against ink (#0f172a) unless noted.
+ * change here in one place. The colour values live in src/shared/tokens.ts only so that inline
+ * SVG (gradient stops) can read the same values at run time without loading UnoCSS.
  */
-const colors = {
-  // Page and panels
-  ink: { DEFAULT: "#0f172a", deep: "#0a0f1f", raised: "#111827" },
-  panel: { DEFAULT: "#1e293b", soft: "#172136", strong: "#273449" },
-  line: { DEFAULT: "#4c3a8f", subtle: "#2b3650", strong: "#7c3aed" },
-  // Text: fg 17:1, soft 12:1, muted (#a3b1c6) 7.9:1, all AA on panel too
-  fg: { DEFAULT: "#f8fafc", soft: "#dbe3ee" },
-  muted: "#a3b1c6",
-  // The brand gradient (buttons, white text on both ends >= 5:1)
-  brand: { blue: "#2563eb", violet: "#9333ea" },
-  // Bright figures and gradient headings (>= 6:1)
-  figure: { blue: "#60a5fa", violet: "#c084fc", green: "#4ade80" },
-  focus: "#a5b4fc",
-  // Status: text colours are the bright tone (>= 7:1), fills use them at low alpha
-  active: "#4ade80",
-  frozen: "#7dd3fc",
-  locked: "#a3b1c6",
-  pending: "#fbbf24",
-  accepted: "#4ade80",
-  declined: "#f87171",
-  danger: { DEFAULT: "#dc2626", strong: "#b91c1c" },
-} as const;
 
 const theme: Theme = {
   colors,
@@ -80,7 +60,7 @@ export const shortcuts: Record<string, string> = {
   "btn-sm": "min-h-8 px-3 py-1.5 text-xs",
 
   input:
-    "block w-full min-h-10 rounded-control border border-line-subtle bg-ink-deep px-3 py-2 text-base text-fg placeholder:text-muted/80 transition duration-150 focus-ring focus:border-line-strong aria-[invalid=true]:border-declined",
+    "block w-full min-h-10 rounded-control border border-line-field bg-ink-deep px-3 py-2 text-base text-fg placeholder:text-muted/80 transition duration-150 focus-ring focus:border-line-strong aria-[invalid=true]:border-declined",
   "field-label": "mb-1.5 block text-sm font-medium text-fg-soft",
   "field-error": "mt-1.5 text-sm text-declined",
 
