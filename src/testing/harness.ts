@@ -1,4 +1,6 @@
 import { expect } from "bun:test";
+import { eq } from "drizzle-orm";
+import { accounts, users } from "../db/schema";
 import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
 import type { Database } from "../db/client";
@@ -21,6 +23,11 @@ export interface Answer<T = any> {
 
 let sequence = 0;
 
+/** The secret the harness signs tokens with, for tests that forge or expire tokens. */
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
+
+export type RequestKind = "deposits" | "withdrawals";
+
 /**
  * A fresh database and the app on top of it, with helpers that speak HTTP through
  * `app.request()` exactly as a client would.
@@ -33,7 +40,7 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     db: database.db,
     config,
     hasher: testHasher,
-    jwtSecret: "test-secret-that-is-long-enough-for-hs256",
+    jwtSecret: TEST_JWT_SECRET,
     log: (_m, e) => logged.push(e),
   });
 
@@ -78,19 +85,54 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     return { ...user, token, id: me._id as string, myReferralId: me.myReferralId as string };
   }
 
+  /** Submits a deposit request and answers its id (found through the admin history). */
+  async function deposit(token: string, amount: number | string, opts: { transactionId?: string; address?: string } = {}) {
+    const transactionId = opts.transactionId ?? `tx-${crypto.randomUUID()}`;
+    const created = await call("POST", "/api/user/deposit", { token, body: { address: opts.address ?? "TWallet", transactionId, amount } });
+    expect(created.status).toBe(201);
+    const pending = await call("GET", `/api/admin/deposits?status=pending&search=${encodeURIComponent(transactionId)}`, { token: adminToken });
+    expect(pending.body).toHaveLength(1);
+    return pending.body[0]._id as string;
+  }
+
+  /** Submits a withdrawal request and answers its id (found through the admin history). */
+  async function withdraw(token: string, amount: number | string, opts: { accountType?: string; accountNumber?: string } = {}) {
+    const accountNumber = opts.accountNumber ?? `TOut-${crypto.randomUUID()}`;
+    const created = await call("POST", "/api/user/withdraw", {
+      token,
+      body: { accountType: opts.accountType ?? "USDT TRC20", accountNumber, amount },
+    });
+    expect(created.status).toBe(201);
+    const pending = await call("GET", `/api/admin/withdrawals?status=pending&search=${encodeURIComponent(accountNumber)}`, { token: adminToken });
+    expect(pending.body).toHaveLength(1);
+    return pending.body[0]._id as string;
+  }
+
+  /** An admin accepts or declines a request. */
+  function decide(kind: RequestKind, id: string, status: string, token = adminToken) {
+    return call("PUT", `/api/admin/${kind}/${id}`, { token, body: { status } });
+  }
+
   /** Credits a user through the real path: a deposit request the admin accepts. */
   async function fund(token: string, amount: number) {
-    const transactionId = `tx-${crypto.randomUUID()}`;
-    const created = await call("POST", "/api/user/deposit", { token, body: { address: "TWallet", transactionId, amount } });
-    expect(created.status).toBe(201);
-    const pending = await call("GET", `/api/admin/deposits?status=pending&search=${transactionId}`, { token: adminToken });
-    const id = pending.body[0]._id;
-    const accepted = await call("PUT", `/api/admin/deposits/${id}`, { token: adminToken, body: { status: "accepted" } });
+    const accepted = await decide("deposits", await deposit(token, amount), "accepted");
     expect(accepted.status).toBe(200);
   }
 
   async function me(token: string) {
     return (await call("GET", "/api/auth", { token })).body;
+  }
+
+  /** An account's stored balance and hold in cents, read straight from the database. */
+  async function account(id: string) {
+    const [row] = await database.db.select({ balance: accounts.balance, held: accounts.held }).from(accounts).where(eq(accounts.id, id));
+    if (!row) throw new Error(`no account ${id}`);
+    return row;
+  }
+
+  /** Makes a user an admin; the API has no way to, by design. */
+  async function promote(userId: string) {
+    await database.db.update(users).set({ role: "admin" }).where(eq(users.id, userId));
   }
 
   return {
@@ -100,8 +142,13 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     call,
     login,
     signUp,
+    deposit,
+    withdraw,
+    decide,
     fund,
     me,
+    account,
+    promote,
     adminToken,
     adminReferralId,
     logged,

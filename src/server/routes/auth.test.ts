@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { decode } from "hono/jwt";
+import { ADMIN } from "../../testing/db";
+import { createHarness, type Harness } from "../../testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const register = (body: Record<string, unknown>) => h.call("POST", "/api/auth/register", { body });
+const login = (email: string, password: string) => h.call("POST", "/api/auth/login", { body: { email, password } });
+let unique = 0;
+const freshEmail = () => `auth${++unique}-${crypto.randomUUID().slice(0, 8)}@test.local`;
+
+describe("GET /api/auth", () => {
+  test("GET /api/auth answers the signed-in user with every field and never a password hash", async () => {
+    const ann = await h.signUp({ name: "Ann Auth" });
+    const res = await h.call("GET", "/api/auth", { token: ann.token });
+    expect(res.status).toBe(200);
+    const body = res.body;
+    expect(body).toMatchObject({
+      _id: ann.id,
+      name: "Ann Auth",
+      email: ann.email,
+      role: "user",
+      balance: 0,
+      pendingWithdrawalsTotal: 0,
+      referredBy: h.adminReferralId,
+      totalPartners: 0,
+      directPartners: 0,
+    });
+    expect(body.myReferralId).toMatch(/^[A-Z2-9]{8}$/);
+    for (const program of ["3p", "6p"]) {
+      const levels = body.packages[program].levels;
+      expect(levels.map((l: { level: number }) => l.level)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+      for (const level of levels) expect(level).toMatchObject({ status: "locked", boxes: [] });
+    }
+    expect(Object.keys(body.packages).sort()).toEqual(["3p", "6p"]);
+    const text = JSON.stringify(body);
+    expect(text).not.toContain("argon2");
+    expect(text.toLowerCase()).not.toContain("password");
+  });
+
+  test("GET /api/auth answers referredBy null for the root admin", async () => {
+    const admin = await h.me(h.adminToken);
+    expect(admin.role).toBe("admin");
+    expect(admin.referredBy).toBeNull();
+    expect(admin.myReferralId).toBe(h.adminReferralId);
+  });
+
+  test("GET /api/auth counts direct partners and partners at every depth", async () => {
+    const top = await h.signUp();
+    const mid = await h.signUp({ referralId: top.myReferralId });
+    const low = await h.signUp({ referralId: mid.myReferralId });
+    await h.signUp({ referralId: low.myReferralId });
+    await h.signUp({ referralId: top.myReferralId });
+    expect(await h.me(top.token)).toMatchObject({ totalPartners: 4, directPartners: 2 });
+    expect(await h.me(mid.token)).toMatchObject({ totalPartners: 2, directPartners: 1, referredBy: top.myReferralId });
+    expect(await h.me(low.token)).toMatchObject({ totalPartners: 1, directPartners: 1, referredBy: mid.myReferralId });
+  });
+});
+
+describe("POST /api/auth/register", () => {
+  test("POST /api/auth/register creates a user under the referral ID and answers 201", async () => {
+    const email = freshEmail();
+    const res = await register({ name: "Reg", email, password: "secret", referralId: h.adminReferralId });
+    expect(res).toMatchObject({ status: 201, body: { msg: "Registration successful! Please log in." } });
+    expect(await login(email, "secret")).toMatchObject({ status: 200 });
+  });
+
+  test("POST /api/auth/register reads the referral ID whatever its case and surrounding spaces", async () => {
+    const sponsor = await h.signUp();
+    const email = freshEmail();
+    const res = await register({ name: "Lower", email, password: "secret", referralId: `  ${sponsor.myReferralId.toLowerCase()} ` });
+    expect(res.status).toBe(201);
+    const token = (await login(email, "secret")).body.token;
+    expect((await h.me(token)).referredBy).toBe(sponsor.myReferralId);
+  });
+
+  test("POST /api/auth/register refuses an email already registered, whatever its case", async () => {
+    const email = freshEmail();
+    expect((await register({ name: "First", email, password: "secret", referralId: h.adminReferralId })).status).toBe(201);
+    for (const again of [email, email.toUpperCase(), ` ${email.replace(/^a/, "A")} `]) {
+      const res = await register({ name: "Second", email: again, password: "secret", referralId: h.adminReferralId });
+      expect(res).toEqual({ status: 409, body: { msg: "A user with this email already exists." }, headers: res.headers });
+    }
+  });
+
+  test("POST /api/auth/register refuses an unknown referral ID", async () => {
+    const res = await register({ name: "Nobody", email: freshEmail(), password: "secret", referralId: "ZZZZZZZZ" });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ msg: "Invalid referral ID." });
+  });
+
+  test("POST /api/auth/register refuses the referral ID of a deleted user", async () => {
+    const gone = await h.signUp();
+    expect((await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken })).status).toBe(200);
+    const res = await register({ name: "Orphan", email: freshEmail(), password: "secret", referralId: gone.myReferralId });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ msg: "Invalid referral ID." });
+  });
+
+  test("POST /api/auth/register refuses a password shorter than 6 characters", async () => {
+    const res = await register({ name: "Short", email: freshEmail(), password: "12345", referralId: h.adminReferralId });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ msg: "Password must be at least 6 characters." });
+  });
+
+  test("POST /api/auth/register refuses a missing or wrongly typed field with 400 and a msg", async () => {
+    const valid = { name: "Full", email: freshEmail(), password: "secret", referralId: h.adminReferralId };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...valid, name: undefined }, "Name is required."],
+      [{ ...valid, email: undefined }, "Email is required."],
+      [{ ...valid, email: "nope" }, "Please enter a valid email address."],
+      [{ ...valid, password: undefined }, "Password is required."],
+      [{ ...valid, referralId: "" }, "Referral ID is required."],
+      [{ ...valid, password: 123456 }, "Password is required."],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await register(body);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg } });
+    }
+    expect((await login(valid.email, "secret")).status).toBe(400);
+  });
+});
+
+describe("POST /api/auth/login", () => {
+  test("POST /api/auth/login answers an HS256 token with a jti that expires in 24 hours", async () => {
+    const user = await h.signUp();
+    const res = await login(user.email.toUpperCase(), user.password);
+    expect(res.status).toBe(200);
+    const { header, payload } = decode(res.body.token);
+    expect(header.alg).toBe("HS256");
+    expect(payload.sub).toBe(user.id);
+    expect(typeof payload.jti).toBe("string");
+    expect(payload.exp! - payload.iat!).toBe(24 * 60 * 60);
+    expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(60);
+    const second = await login(user.email, user.password);
+    expect(decode(second.body.token).payload.jti).not.toBe(payload.jti);
+  });
+
+  test("POST /api/auth/login refuses a wrong password and an unknown email alike", async () => {
+    const user = await h.signUp();
+    const wrong = await login(user.email, "not-the-password");
+    const unknown = await login(freshEmail(), "whatever");
+    expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 400, body: { msg: "Invalid email or password." } });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 400, body: { msg: "Invalid email or password." } });
+  });
+
+  test("POST /api/auth/login refuses missing fields", async () => {
+    expect(await h.call("POST", "/api/auth/login", { body: { email: "a@b.co" } })).toMatchObject({ status: 400, body: { msg: "Password is required." } });
+    expect(await h.call("POST", "/api/auth/login", { body: {} })).toMatchObject({ status: 400, body: { msg: "Email is required." } });
+  });
+
+  test("POST /api/auth/login throttles one email after 10 failures: even the right password gets 429 saying when to retry", async () => {
+    const user = await h.signUp();
+    for (let i = 0; i < 10; i++) expect((await login(user.email, `wrong-${i}`)).status).toBe(400);
+    const blocked = await login(user.email, user.password);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.msg).toBe("Too many failed login attempts. Please try again in 15 minutes.");
+    // The same email in other letters is the same account; another account is not affected.
+    expect((await login(user.email.toUpperCase(), user.password)).status).toBe(429);
+    const other = await h.signUp();
+    expect((await login(other.email, other.password)).status).toBe(200);
+    // A session opened before the lock-out goes on working.
+    expect((await h.call("GET", "/api/auth", { token: user.token })).status).toBe(200);
+  });
+
+  test("POST /api/auth/login forgets failures older than 15 minutes", async () => {
+    const user = await h.signUp();
+    for (let i = 0; i < 10; i++) await login(user.email, `wrong-${i}`);
+    expect((await login(user.email, user.password)).status).toBe(429);
+    await h.db.execute(sql`UPDATE login_failures SET created_at = now() - interval '14 minutes' WHERE email = ${user.email}`);
+    const soon = await login(user.email, user.password);
+    expect(soon.status).toBe(429);
+    expect(soon.body.msg).toBe("Too many failed login attempts. Please try again in 1 minute.");
+    await h.db.execute(sql`UPDATE login_failures SET created_at = now() - interval '16 minutes' WHERE email = ${user.email}`);
+    expect((await login(user.email, user.password)).status).toBe(200);
+  });
+
+  test("POST /api/auth/login refuses a deleted user", async () => {
+    const user = await h.signUp();
+    await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken });
+    expect(await login(user.email, user.password)).toMatchObject({ status: 400, body: { msg: "Invalid email or password." } });
+  });
+});
+
+describe("POST /api/auth/logout", () => {
+  test("POST /api/auth/logout revokes that token only", async () => {
+    const user = await h.signUp();
+    const other = await h.login(user.email, user.password);
+    const res = await h.call("POST", "/api/auth/logout", { token: user.token });
+    expect(res).toMatchObject({ status: 200, body: { msg: "Logged out successfully." } });
+    expect(await h.call("GET", "/api/auth", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid" } });
+    expect(await h.call("POST", "/api/auth/logout", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid" } });
+    expect((await h.call("GET", "/api/auth", { token: other })).status).toBe(200);
+  });
+
+  test("POST /api/auth/logout without a token answers 401", async () => {
+    expect(await h.call("POST", "/api/auth/logout")).toMatchObject({ status: 401, body: { msg: "No token, authorization denied" } });
+  });
+});
+
+describe("GET /api/auth/admin-referral-id", () => {
+  test("GET /api/auth/admin-referral-id answers the admin's referral ID to anyone", async () => {
+    const res = await h.call("GET", "/api/auth/admin-referral-id");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ referralId: (await h.me(h.adminToken)).myReferralId });
+    const adminToken = await h.login(ADMIN.email, ADMIN.password);
+    expect((await h.me(adminToken)).role).toBe("admin");
+  });
+});
+
+describe("GET /api/user/details/{referralId}", () => {
+  test("GET /api/user/details/{referralId} answers the name and referral ID of that user, nothing more", async () => {
+    const sponsor = await h.signUp({ name: "Sponsor Sam" });
+    const user = await h.signUp({ referralId: sponsor.myReferralId });
+    const res = await h.call("GET", `/api/user/details/${sponsor.myReferralId}`, { token: user.token });
+    expect(res).toMatchObject({ status: 200, body: { name: "Sponsor Sam", myReferralId: sponsor.myReferralId } });
+    expect(Object.keys(res.body).sort()).toEqual(["myReferralId", "name"]);
+    const lower = await h.call("GET", `/api/user/details/${sponsor.myReferralId.toLowerCase()}`, { token: user.token });
+    expect(lower.body).toEqual(res.body);
+  });
+
+  test("GET /api/user/details/{referralId} answers 404 for an unknown ID and 401 without a token", async () => {
+    const user = await h.signUp();
+    expect(await h.call("GET", "/api/user/details/ZZZZZZZZ", { token: user.token })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await h.call("GET", `/api/user/details/${user.myReferralId}`)).toMatchObject({
+      status: 401,
+      body: { msg: "No token, authorization denied" },
+    });
+  });
+});

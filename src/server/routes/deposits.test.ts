@@ -1,0 +1,188 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { transfers } from "../../db/schema";
+import { createHarness, type Harness } from "../../testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/deposit", { token, body });
+const txId = () => `tx-${crypto.randomUUID()}`;
+
+describe("POST /api/user/deposit", () => {
+  test("POST /api/user/deposit creates a pending request and credits nothing yet", async () => {
+    const user = await h.signUp();
+    const transactionId = txId();
+    const res = await submit(user.token, { address: "TSender1", transactionId, amount: "12.50" });
+    expect(res.status).toBe(201);
+    expect(res.body.msg).toBe("Deposit request submitted successfully. It will be credited once an admin approves it.");
+    const list = await h.call("GET", `/api/admin/deposits?search=${transactionId}`, { token: h.adminToken });
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ userEmail: user.email, amount: 12.5, address: "TSender1", transactionId, status: "pending" });
+    expect(typeof list.body[0]._id).toBe("string");
+    expect(Number.isNaN(Date.parse(list.body[0].createdAt))).toBe(false);
+    expect(await h.me(user.token)).toMatchObject({ balance: 0, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/deposit refuses amounts that are not positive dollars with at most 2 decimals", async () => {
+    const user = await h.signUp();
+    const cases: [unknown, string][] = [
+      [12.345, "Amount must have at most 2 decimal places."],
+      ["1.001", "Amount must have at most 2 decimal places."],
+      [0, "Please enter a valid positive amount."],
+      [-10, "Please enter a valid positive amount."],
+      ["-10", "Please enter a valid positive amount."],
+      ["ten", "Amount must be a number."],
+      ["Infinity", "Amount must be a number."],
+      [0.5, "The minimum deposit is 1 USDT."],
+      [undefined, "Amount is required."],
+    ];
+    for (const [amount, msg] of cases) {
+      const res = await submit(user.token, { address: "TSender", transactionId: txId(), amount });
+      expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { msg } });
+    }
+    const mine = await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(user.email)}`, { token: h.adminToken });
+    expect(mine.body).toEqual([]);
+  });
+
+  test("POST /api/user/deposit refuses a missing address or transaction ID", async () => {
+    const user = await h.signUp();
+    expect(await submit(user.token, { transactionId: txId(), amount: 5 })).toMatchObject({ status: 400, body: { msg: "Wallet address is required." } });
+    expect(await submit(user.token, { address: "TSender", transactionId: "  ", amount: 5 })).toMatchObject({
+      status: 400,
+      body: { msg: "Transaction ID is required." },
+    });
+  });
+
+  test("POST /api/user/deposit refuses a transaction ID already pending or accepted, and allows it again once declined", async () => {
+    const alice = await h.signUp();
+    const bob = await h.signUp();
+    const transactionId = txId();
+    const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted." } };
+
+    const first = await h.deposit(alice.token, 20, { transactionId });
+    expect(await submit(bob.token, { address: "TBob", transactionId, amount: 20 })).toMatchObject(duplicate);
+    expect(await submit(alice.token, { address: "TAlice", transactionId: ` ${transactionId} `, amount: 20 })).toMatchObject(duplicate);
+
+    expect((await h.decide("deposits", first, "declined")).status).toBe(200);
+    const second = await h.deposit(bob.token, 20, { transactionId });
+    expect(await submit(alice.token, { address: "TAlice", transactionId, amount: 20 })).toMatchObject(duplicate);
+
+    expect((await h.decide("deposits", second, "accepted")).status).toBe(200);
+    expect(await submit(alice.token, { address: "TAlice", transactionId, amount: 20 })).toMatchObject(duplicate);
+    expect((await h.me(bob.token)).balance).toBe(20);
+    expect((await h.me(alice.token)).balance).toBe(0);
+    await h.checkLedger();
+  });
+});
+
+describe("PUT /api/admin/deposits/{id}", () => {
+  test("PUT /api/admin/deposits/{id} accepted credits the user from outside, once", async () => {
+    const user = await h.signUp();
+    const id = await h.deposit(user.token, "25.75");
+    const externalBefore = (await h.account("external")).balance;
+    const res = await h.decide("deposits", id, "accepted");
+    expect(res).toMatchObject({ status: 200, body: { msg: "Request successfully accepted." } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 25.75, pendingWithdrawalsTotal: 0 });
+    expect((await h.account("external")).balance).toBe(externalBefore - 2575n);
+    const moves = await h.db.select().from(transfers).where(eq(transfers.requestId, id));
+    expect(moves).toHaveLength(1);
+    expect(moves[0]).toMatchObject({ fromAccount: "external", toAccount: user.id, amount: 2575n, kind: "deposit" });
+    const [row] = (await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(row).toMatchObject({ _id: id, status: "accepted" });
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/deposits/{id} declined moves nothing", async () => {
+    const user = await h.signUp();
+    const id = await h.deposit(user.token, 40);
+    expect(await h.decide("deposits", id, "declined")).toMatchObject({ status: 200, body: { msg: "Request successfully declined." } });
+    expect((await h.me(user.token)).balance).toBe(0);
+    expect(await h.db.select().from(transfers).where(eq(transfers.requestId, id))).toEqual([]);
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/deposits/{id} answers 409 for a request already decided, and moves nothing", async () => {
+    const user = await h.signUp();
+    const accepted = await h.deposit(user.token, 10);
+    const declined = await h.deposit(user.token, 15);
+    await h.decide("deposits", accepted, "accepted");
+    await h.decide("deposits", declined, "declined");
+    const processed = { status: 409, body: { msg: "This request has already been processed." } };
+    for (const [id, status] of [
+      [accepted, "accepted"],
+      [accepted, "declined"],
+      [declined, "accepted"],
+      [declined, "declined"],
+    ] as const) {
+      const res = await h.decide("deposits", id, status);
+      expect({ status: res.status, body: res.body }).toEqual(processed);
+    }
+    expect((await h.me(user.token)).balance).toBe(10);
+    const rows = (await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(rows.map((r: { status: string }) => r.status)).toEqual(["declined", "accepted"]);
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/deposits/{id} answers 404 for an unknown request and 400 for a status other than accepted or declined", async () => {
+    const user = await h.signUp();
+    const id = await h.deposit(user.token, 10);
+    expect(await h.decide("deposits", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    for (const status of ["pending", "approved", undefined]) {
+      expect(await h.decide("deposits", id, status as string)).toMatchObject({ status: 400, body: { msg: "Status must be accepted or declined." } });
+    }
+    // A withdrawal route does not decide a deposit.
+    expect(await h.decide("withdrawals", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect((await h.me(user.token)).balance).toBe(0);
+    await h.checkLedger();
+  });
+});
+
+describe("GET /api/admin/deposits", () => {
+  test("GET /api/admin/deposits lists every request newest first, filtered by status and by search text", async () => {
+    const own = await createHarness();
+    try {
+      const ann = await own.signUp({ name: "Ann Depositor", email: "ann.dep@test.local" });
+      const ben = await own.signUp({ name: "Ben Depositor", email: "ben.dep@test.local" });
+      const a1 = await own.deposit(ann.token, 10, { transactionId: "TXA-0001" });
+      const b1 = await own.deposit(ben.token, 20, { transactionId: "TXB-0001", address: "TBenWallet" });
+      const a2 = await own.deposit(ann.token, 30, { transactionId: "TXA-0002" });
+      await own.decide("deposits", a1, "accepted");
+      await own.decide("deposits", b1, "declined");
+
+      const ids = async (query: string) =>
+        (await own.call("GET", `/api/admin/deposits${query}`, { token: own.adminToken })).body.map((r: { _id: string }) => r._id);
+      expect(await ids("")).toEqual([a2, b1, a1]);
+      expect(await ids("?status=pending")).toEqual([a2]);
+      expect(await ids("?status=accepted")).toEqual([a1]);
+      expect(await ids("?status=declined")).toEqual([b1]);
+      expect(await ids("?search=ANN.DEP")).toEqual([a2, a1]);
+      expect(await ids("?search=txb-")).toEqual([b1]);
+      expect(await ids("?search=TBenWallet")).toEqual([b1]);
+      expect(await ids("?search=Depositor&status=pending")).toEqual([a2]);
+      expect(await ids("?search=nobody-matches")).toEqual([]);
+      expect(await ids("?search=")).toEqual([a2, b1, a1]);
+      expect(await own.call("GET", "/api/admin/deposits?status=maybe", { token: own.adminToken })).toMatchObject({ status: 400 });
+      await own.checkLedger();
+    } finally {
+      await own.close();
+    }
+  });
+
+  test("GET /api/admin/deposits?search treats % and _ as plain characters", async () => {
+    const user = await h.signUp();
+    const plain = await h.deposit(user.token, 10, { transactionId: `plain-${crypto.randomUUID()}` });
+    const odd = await h.deposit(user.token, 10, { transactionId: `odd_100%_${crypto.randomUUID()}` });
+    const search = async (text: string) =>
+      (await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(text)}`, { token: h.adminToken })).body.map((r: { _id: string }) => r._id);
+    expect(await search("%")).toEqual([odd]);
+    expect(await search("_")).toEqual([odd]);
+    expect(await search("100%_")).toEqual([odd]);
+    expect(await search("\\")).toEqual([]);
+    expect(await search("plain-")).toEqual([plain]);
+  });
+});

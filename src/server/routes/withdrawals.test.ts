@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { asc, eq } from "drizzle-orm";
+import { transfers } from "../../db/schema";
+import { createHarness, type Harness } from "../../testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/withdraw", { token, body });
+const request = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TMyWallet", amount });
+const exceeds = { status: 400, body: { msg: "Withdrawal amount cannot exceed your available balance." } };
+
+async function funded(amount: number) {
+  const user = await h.signUp();
+  await h.fund(user.token, amount);
+  return user;
+}
+
+describe("POST /api/user/withdraw", () => {
+  test("POST /api/user/withdraw holds the amount: pendingWithdrawalsTotal rises, the balance stays", async () => {
+    const user = await funded(100);
+    const res = await submit(user.token, { accountType: "USDT BEP20", accountNumber: "0xabc", amount: "40.25" });
+    expect(res.status).toBe(201);
+    expect(res.body.msg).toBe("Withdrawal request submitted successfully. It will be paid once an admin approves it.");
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 40.25 });
+    const [row] = (await h.call("GET", `/api/admin/withdrawals?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(row).toMatchObject({ userEmail: user.email, amount: 40.25, accountType: "USDT BEP20", accountNumber: "0xabc", status: "pending" });
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/withdraw refuses more than the available balance, counting pending withdrawals", async () => {
+    const user = await funded(100);
+    expect(await submit(user.token, request(100.01))).toMatchObject(exceeds);
+    await h.withdraw(user.token, 40);
+    expect(await submit(user.token, request("60.01"))).toMatchObject(exceeds);
+    await h.withdraw(user.token, 60);
+    expect(await submit(user.token, request(1))).toMatchObject(exceeds);
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 100 });
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/withdraw refuses a user with no balance", async () => {
+    const user = await h.signUp();
+    expect(await submit(user.token, request(1))).toMatchObject(exceeds);
+    expect(await h.me(user.token)).toMatchObject({ balance: 0, pendingWithdrawalsTotal: 0 });
+  });
+
+  test("POST /api/user/withdraw refuses bad amounts, networks and addresses with 400 and a msg", async () => {
+    const user = await funded(50);
+    const cases: [Record<string, unknown>, string][] = [
+      [request(0), "Please enter a valid positive withdrawal amount."],
+      [request(-5), "Please enter a valid positive withdrawal amount."],
+      [request(0.99), "The minimum withdrawal is 1 USDT."],
+      [request(10.005), "Amount must have at most 2 decimal places."],
+      [request("lots"), "Amount must be a number."],
+      [request(undefined), "Amount is required."],
+      [{ ...request(5), accountType: "BTC" }, "Please choose USDT TRC20 or USDT BEP20."],
+      [{ ...request(5), accountType: undefined }, "Please choose USDT TRC20 or USDT BEP20."],
+      [{ ...request(5), accountNumber: "" }, "Wallet address is required."],
+      [{ ...request(5), accountNumber: 12345 }, "Wallet address is required."],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await submit(user.token, body);
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg } });
+    }
+    expect(await h.me(user.token)).toMatchObject({ balance: 50, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+
+  test("a pending withdrawal holds money that gifts cannot spend", async () => {
+    const user = await funded(100);
+    const friend = await h.signUp();
+    await h.withdraw(user.token, 90);
+    const gift = (amount: number) => h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: friend.email } });
+    expect(await gift(10.01)).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    expect((await gift(10)).status).toBe(200);
+    expect(await h.me(user.token)).toMatchObject({ balance: 90, pendingWithdrawalsTotal: 90 });
+    await h.checkLedger();
+  });
+});
+
+describe("PUT /api/admin/withdrawals/{id}", () => {
+  test("PUT /api/admin/withdrawals/{id} accepted takes the full amount: 8% fee to the system, the rest paid out", async () => {
+    const user = await funded(100);
+    const id = await h.withdraw(user.token, 100);
+    const system = (await h.account("system")).balance;
+    const external = (await h.account("external")).balance;
+    expect(await h.decide("withdrawals", id, "accepted")).toMatchObject({ status: 200, body: { msg: "Request successfully accepted." } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 0, pendingWithdrawalsTotal: 0 });
+    expect((await h.account("system")).balance).toBe(system + 800n);
+    expect((await h.account("external")).balance).toBe(external + 9200n);
+    const [row] = (await h.call("GET", `/api/admin/withdrawals?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(row).toMatchObject({ _id: id, status: "accepted", amount: 100, fee: 8 });
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/withdrawals/{id} rounds the fee half up to the cent and records both transfers", async () => {
+    const user = await funded(50);
+    const id = await h.withdraw(user.token, "12.34"); // 8% = 0.9872 -> 0.99
+    await h.decide("withdrawals", id, "accepted");
+    const moves = await h.db.select().from(transfers).where(eq(transfers.requestId, id)).orderBy(asc(transfers.id));
+    expect(moves.map((m) => ({ from: m.fromAccount, to: m.toAccount, amount: m.amount, kind: m.kind }))).toEqual([
+      { from: user.id, to: "system", amount: 99n, kind: "fee" },
+      { from: user.id, to: "external", amount: 1135n, kind: "withdrawal" },
+    ]);
+    expect(await h.me(user.token)).toMatchObject({ balance: 37.66, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/withdrawals/{id} declined releases the hold and moves nothing", async () => {
+    const user = await funded(30);
+    const id = await h.withdraw(user.token, 30);
+    expect(await h.decide("withdrawals", id, "declined")).toMatchObject({ status: 200, body: { msg: "Request successfully declined." } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 30, pendingWithdrawalsTotal: 0 });
+    expect(await h.db.select().from(transfers).where(eq(transfers.requestId, id))).toEqual([]);
+    // The released money can be withdrawn again.
+    await h.withdraw(user.token, 30);
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/withdrawals/{id} answers 409 for a request already decided, and moves nothing", async () => {
+    const user = await funded(100);
+    const accepted = await h.withdraw(user.token, 50);
+    const declined = await h.withdraw(user.token, 20);
+    await h.decide("withdrawals", accepted, "accepted");
+    await h.decide("withdrawals", declined, "declined");
+    const before = await h.account(user.id);
+    for (const [id, status] of [
+      [accepted, "accepted"],
+      [accepted, "declined"],
+      [declined, "accepted"],
+      [declined, "declined"],
+    ] as const) {
+      const res = await h.decide("withdrawals", id, status);
+      expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: { msg: "This request has already been processed." } });
+    }
+    expect(await h.account(user.id)).toEqual(before);
+    expect(await h.me(user.token)).toMatchObject({ balance: 50, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+
+  test("PUT /api/admin/withdrawals/{id} answers 404 for an unknown request and 400 for a bad status", async () => {
+    const user = await funded(10);
+    const id = await h.withdraw(user.token, 10);
+    expect(await h.decide("withdrawals", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.decide("withdrawals", id, "pending")).toMatchObject({ status: 400, body: { msg: "Status must be accepted or declined." } });
+    expect(await h.decide("deposits", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 10, pendingWithdrawalsTotal: 10 });
+    await h.checkLedger();
+  });
+
+  test("a deleted user's pending withdrawal can still be decided", async () => {
+    const user = await funded(20);
+    const id = await h.withdraw(user.token, 20);
+    await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken });
+    expect((await h.decide("withdrawals", id, "accepted")).status).toBe(200);
+    expect(await h.account(user.id)).toEqual({ balance: 0n, held: 0n });
+    await h.checkLedger();
+  });
+});
+
+describe("GET /api/admin/withdrawals", () => {
+  test("GET /api/admin/withdrawals lists every request newest first, filtered by status and by search text", async () => {
+    const own = await createHarness();
+    try {
+      const ann = await own.signUp({ name: "Ann Withdrawer", email: "ann.wd@test.local" });
+      const ben = await own.signUp({ name: "Ben Withdrawer", email: "ben.wd@test.local" });
+      await own.fund(ann.token, 100);
+      await own.fund(ben.token, 100);
+      const a1 = await own.withdraw(ann.token, 10, { accountNumber: "TAnnOne" });
+      const b1 = await own.withdraw(ben.token, 20, { accountNumber: "TBenOne" });
+      const a2 = await own.withdraw(ann.token, 30, { accountNumber: "TAnnTwo" });
+      await own.decide("withdrawals", a1, "accepted");
+      await own.decide("withdrawals", b1, "declined");
+
+      const list = await own.call("GET", "/api/admin/withdrawals", { token: own.adminToken });
+      expect(list.body.map((r: { _id: string }) => r._id)).toEqual([a2, b1, a1]);
+      expect(list.body[2]).toMatchObject({ fee: 0.8, amount: 10 });
+      expect(list.body[0]).toMatchObject({ fee: null, amount: 30 });
+      const ids = async (query: string) =>
+        (await own.call("GET", `/api/admin/withdrawals${query}`, { token: own.adminToken })).body.map((r: { _id: string }) => r._id);
+      expect(await ids("?status=pending")).toEqual([a2]);
+      expect(await ids("?status=accepted")).toEqual([a1]);
+      expect(await ids("?search=ann.wd")).toEqual([a2, a1]);
+      expect(await ids("?search=BEN WITHDRAWER")).toEqual([b1]);
+      expect(await ids("?search=tannt")).toEqual([a2]);
+      expect(await ids("?search=%25")).toEqual([]);
+      expect(await ids("?search=_")).toEqual([]);
+      await own.checkLedger();
+    } finally {
+      await own.close();
+    }
+  });
+});
