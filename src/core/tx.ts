@@ -2,7 +2,7 @@ import type { Db, Tx } from "../db/client";
 
 const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock detected
 
-function pgCode(error: unknown): string | undefined {
+export function pgCode(error: unknown): string | undefined {
   for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && code.length === 5) return code;

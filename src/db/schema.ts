@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   smallint,
@@ -227,4 +228,40 @@ export const newsletterSubscribers = pgTable(
     email: text("email").primaryKey(),
     createdAt: createdAt(),
   },
+);
+
+/**
+ * Idempotency keys of money calls: the first answer, kept so that a retry with the same key
+ * and body replays it instead of moving money again. Written in the operation's transaction.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: text("user_id").notNull(),
+    key: text("key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    status: smallint("status").notNull(),
+    body: text("body").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
+);
+
+export const auditActions = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift"] as const;
+export type AuditAction = (typeof auditActions)[number];
+
+/** What each admin did, when, to what, with the values before and after. Never updated. */
+export const adminAudit = pgTable(
+  "admin_audit",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    adminId: text("admin_id").notNull().references(() => users.id),
+    action: text("action", { enum: auditActions }).notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("admin_audit_created_idx").on(t.createdAt, t.id)],
 );

@@ -1,5 +1,6 @@
 import type { PasswordHasher } from "../core/sessions";
 import type { TokenClaims } from "../core/sessions";
+import type { IdempotencyClaim } from "../core/idempotency";
 import type { Db } from "../db/client";
 import type { Config } from "./config";
 
@@ -16,5 +17,7 @@ export interface AppEnv {
     deps: Deps;
     user: { id: string; role: "admin" | "user" };
     claims: TokenClaims;
+    /** Set when a money call carries an Idempotency-Key. */
+    idempotency?: IdempotencyClaim;
   };
 }

@@ -1,0 +1,85 @@
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import {
+  AlreadyAnswered,
+  KEY_BUSY,
+  KEY_REUSED,
+  refuseBusy,
+  reserveKey,
+  saveAnswer,
+  storedAnswer,
+  sweepKeys,
+  type IdempotencyClaim,
+} from "../core/idempotency";
+import { inTransaction, pgCode } from "../core/tx";
+import type { Tx } from "../db/client";
+import type { AppEnv } from "./env";
+
+const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
+
+function replay(c: Context<AppEnv>, answer: { status: number; body: string }) {
+  c.header("Idempotent-Replayed", "true");
+  return c.body(answer.body, answer.status as ContentfulStatusCode, { "Content-Type": "application/json" });
+}
+
+/**
+ * Money calls may carry an Idempotency-Key. Same user, key and request: the first answer is
+ * replayed and nothing moves again. Same key, other request: 422. Same key still running: 409.
+ * Mounted after requireUser on the routes that move money; the route itself runs through
+ * `transact`, which stores the answer in the operation's own transaction.
+ */
+export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
+  const key = c.req.header("Idempotency-Key");
+  if (key === undefined) return next();
+  if (!KEY_FORMAT.test(key)) return c.json({ msg: "Idempotency-Key must be 1 to 200 visible ASCII characters." }, 400);
+  const body = await c.req.text();
+  const digest = new Bun.CryptoHasher("sha256").update(`${c.req.method} ${c.req.path}\n${body}`).digest("hex");
+  const claim: IdempotencyClaim = { userId: c.get("user").id, key, requestHash: digest };
+  const { db } = c.get("deps");
+
+  const earlier = await storedAnswer(db, claim);
+  if (earlier && earlier.requestHash !== claim.requestHash) return c.json({ msg: KEY_REUSED }, 422);
+  if (earlier && earlier.status !== 0) return replay(c, earlier);
+
+  c.set("idempotency", claim);
+  await next();
+  if (Math.random() < 0.01) await sweepKeys(db);
+  // A refusal is an answer too: keep it, so a retry hears the same thing.
+  const status = c.res.status;
+  if (status >= 400 && status < 500 && c.res.headers.get("Idempotent-Replayed") === null) {
+    const text = await c.res.clone().text();
+    if (!text.includes(KEY_BUSY) && !text.includes(KEY_REUSED)) await saveAnswer(db, claim, { status, body: text });
+  }
+});
+
+/**
+ * Runs a money operation in one transaction and answers with `answer(result)`. With an
+ * idempotency claim, the key is reserved and the answer stored in that same transaction, so
+ * the operation and its record commit together or not at all.
+ */
+export async function transact<T>(
+  c: Context<AppEnv>,
+  work: (tx: Tx) => Promise<T>,
+  answer: (result: T) => { body: object; status?: ContentfulStatusCode },
+) {
+  const claim = c.get("idempotency");
+  const { db } = c.get("deps");
+  try {
+    const out = await inTransaction(db, async (tx) => {
+      if (claim) await reserveKey(tx, claim);
+      const { body, status = 200 } = answer(await work(tx));
+      if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });
+      return { body, status };
+    });
+    return c.json(out.body, out.status);
+  } catch (error) {
+    if (claim && error instanceof AlreadyAnswered) {
+      const stored = await storedAnswer(db, claim);
+      if (stored && stored.requestHash !== claim.requestHash) return c.json({ msg: KEY_REUSED }, 422);
+      if (stored && stored.status !== 0) return replay(c, stored);
+    }
+    if (claim && (error instanceof AlreadyAnswered || pgCode(error) === "55P03")) return refuseBusy();
+    throw error;
+  }
+}
