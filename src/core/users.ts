@@ -36,32 +36,33 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)));
   if (!referrer) return refuse("invalid", MSG.invalidReferral);
 
-  const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
-  if (taken) return refuse("conflict", MSG.emailTaken);
-
-  const id = newId();
-  await tx.insert(users).values({
-    id,
-    name: input.name,
-    email: input.email,
-    passwordHash: input.passwordHash,
-    role: "user",
-    referralId: await freeReferralId(tx),
-    referrerId: referrer.id,
-    depth: referrer.depth + 1,
-  });
+  let id: string;
+  // The unique indexes decide, not a read before the write: a registration racing ours with the
+  // same email makes this insert wait for it, then do nothing. A referral ID clash does the same.
+  for (;;) {
+    id = newId();
+    const inserted = await tx
+      .insert(users)
+      .values({
+        id,
+        name: input.name,
+        email: input.email,
+        passwordHash: input.passwordHash,
+        role: "user",
+        referralId: newReferralId(),
+        referrerId: referrer.id,
+        depth: referrer.depth + 1,
+      })
+      .onConflictDoNothing()
+      .returning({ id: users.id });
+    if (inserted.length > 0) break;
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
+    if (taken) return refuse("conflict", MSG.emailTaken);
+  }
   await createAccount(tx, id, "user");
   await tx.insert(teamCounts).values({ userId: id });
   await adjustTeams(tx, referrer.id, 1);
   return { id };
-}
-
-async function freeReferralId(tx: Tx): Promise<string> {
-  for (;;) {
-    const candidate = newReferralId();
-    const [clash] = await tx.select({ id: users.id }).from(users).where(eq(users.referralId, candidate));
-    if (!clash) return candidate;
-  }
 }
 
 /**
