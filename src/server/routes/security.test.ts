@@ -158,6 +158,27 @@ describe("unexpected failures", () => {
     expect(String(h.logged.at(-1))).toContain("newsletter_subscribers");
   });
 
+  test("a failed query is logged without its parameters, so no password hash reaches the log", async () => {
+    const before = h.logged.length;
+    await h.db.execute(sql`ALTER TABLE users ADD CONSTRAINT test_refuses_boom CHECK (name <> 'Boom') NOT VALID`);
+    let res;
+    try {
+      res = await h.call("POST", "/api/auth/register", {
+        body: { name: "Boom", email: "boom@test.local", password: "boom-secret", referralId: h.adminReferralId },
+      });
+    } finally {
+      await h.db.execute(sql`ALTER TABLE users DROP CONSTRAINT test_refuses_boom`);
+    }
+    expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error." } });
+    expect(h.logged.length).toBe(before + 1);
+    const logged = h.logged.at(-1) as Error;
+    const text = `${String(logged)}\n${logged.stack}\n${Bun.inspect(logged)}`;
+    expect(text).toContain('insert into "users"');
+    expect(text).toContain("test_refuses_boom");
+    expect(text).not.toContain("argon2");
+    expect(text).not.toContain("boom@test.local");
+  });
+
   test("a money operation that fails half-way moves nothing", async () => {
     const sender = await h.signUp();
     const recipient = await h.signUp();
