@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eq } from "drizzle-orm";
+import { transfers } from "../../db/schema";
+import { createHarness, type Harness } from "../../testing/harness";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(() => h.close());
+
+const gift = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/gift", { token, body });
+const adminGift = (id: string, body: Record<string, unknown>, token = h.adminToken) =>
+  h.call("POST", `/api/admin/users/${id}/gift`, { token, body });
+
+describe("POST /api/user/gift", () => {
+  test("POST /api/user/gift moves the amount from the sender to the recipient", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 50);
+    expect(await gift(sender.token, { amount: "12.50", recipientEmail: recipient.email })).toMatchObject({
+      status: 200,
+      body: { msg: "Gift sent successfully!" },
+    });
+    expect(await gift(sender.token, { amount: 0.01, recipientEmail: recipient.email.toUpperCase() })).toMatchObject({ status: 200 });
+    expect((await h.me(sender.token)).balance).toBe(37.49);
+    expect((await h.me(recipient.token)).balance).toBe(12.51);
+    const moves = await h.db.select().from(transfers).where(eq(transfers.toAccount, recipient.id));
+    expect(moves.map((m) => [m.fromAccount, m.amount, m.kind])).toEqual([
+      [sender.id, 1250n, "gift"],
+      [sender.id, 1n, "gift"],
+    ]);
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/gift refuses more than the available balance and moves nothing", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    const insufficient = { status: 400, body: { msg: "Insufficient balance." } };
+    expect(await gift(sender.token, { amount: 1, recipientEmail: recipient.email })).toMatchObject(insufficient);
+    await h.fund(sender.token, 20);
+    expect(await gift(sender.token, { amount: 20.01, recipientEmail: recipient.email })).toMatchObject(insufficient);
+    expect((await gift(sender.token, { amount: 20, recipientEmail: recipient.email })).status).toBe(200);
+    expect(await gift(sender.token, { amount: 0.01, recipientEmail: recipient.email })).toMatchObject(insufficient);
+    expect((await h.me(sender.token)).balance).toBe(0);
+    expect((await h.me(recipient.token)).balance).toBe(20);
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/gift refuses a gift to yourself, whatever the email's case", async () => {
+    const sender = await h.signUp();
+    await h.fund(sender.token, 10);
+    for (const email of [sender.email, sender.email.toUpperCase()]) {
+      expect(await gift(sender.token, { amount: 5, recipientEmail: email })).toMatchObject({
+        status: 400,
+        body: { msg: "You cannot send a gift to yourself." },
+      });
+    }
+    expect((await h.me(sender.token)).balance).toBe(10);
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/gift answers 404 'Recipient not found.' for an unknown or deleted recipient", async () => {
+    const sender = await h.signUp();
+    const gone = await h.signUp();
+    await h.fund(sender.token, 10);
+    await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
+    for (const email of ["nobody@test.local", gone.email]) {
+      expect(await gift(sender.token, { amount: 5, recipientEmail: email })).toMatchObject({ status: 404, body: { msg: "Recipient not found." } });
+    }
+    expect((await h.me(sender.token)).balance).toBe(10);
+    expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/gift refuses bad amounts and a missing or invalid email with 400", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 10);
+    const cases: [Record<string, unknown>, string][] = [
+      [{ amount: 0, recipientEmail: recipient.email }, "Please enter a valid positive amount."],
+      [{ amount: -1, recipientEmail: recipient.email }, "Please enter a valid positive amount."],
+      [{ amount: 1.005, recipientEmail: recipient.email }, "Amount must have at most 2 decimal places."],
+      [{ amount: "1,5", recipientEmail: recipient.email }, "Amount must be a number."],
+      [{ recipientEmail: recipient.email }, "Amount is required."],
+      [{ amount: 1 }, "Email is required."],
+      [{ amount: 1, recipientEmail: "not-an-email" }, "Please enter a valid email address."],
+    ];
+    for (const [body, msg] of cases) {
+      const res = await gift(sender.token, body);
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg } });
+    }
+    expect((await h.me(sender.token)).balance).toBe(10);
+    expect((await h.me(recipient.token)).balance).toBe(0);
+    await h.checkLedger();
+  });
+});
+
+describe("POST /api/admin/users/{id}/gift", () => {
+  test("POST /api/admin/users/{id}/gift pays the user from system funds", async () => {
+    const user = await h.signUp();
+    const system = (await h.account("system")).balance;
+    const admin = await h.me(h.adminToken);
+    expect(await adminGift(user.id, { amount: "7.25" })).toMatchObject({ status: 200, body: { msg: "Gift sent successfully from system funds!" } });
+    expect((await h.me(user.token)).balance).toBe(7.25);
+    expect((await h.account("system")).balance).toBe(system - 725n);
+    expect((await h.me(h.adminToken)).balance).toBe(admin.balance);
+    const [move] = await h.db.select().from(transfers).where(eq(transfers.toAccount, user.id));
+    expect(move).toMatchObject({ fromAccount: "system", amount: 725n, kind: "admin_gift" });
+    await h.checkLedger();
+  });
+
+  test("POST /api/admin/users/{id}/gift answers 404 for an unknown or deleted user and 400 for a bad amount", async () => {
+    const gone = await h.signUp();
+    const user = await h.signUp();
+    await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
+    expect(await adminGift("no-such-user", { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await adminGift(gone.id, { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await adminGift(user.id, { amount: 0 })).toMatchObject({ status: 400, body: { msg: "Please enter a valid positive amount." } });
+    expect(await adminGift(user.id, { amount: 2.999 })).toMatchObject({ status: 400, body: { msg: "Amount must have at most 2 decimal places." } });
+    expect(await adminGift(user.id, {})).toMatchObject({ status: 400, body: { msg: "Amount is required." } });
+    expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
+    expect((await h.me(user.token)).balance).toBe(0);
+    await h.checkLedger();
+  });
+});
+
+describe("GET /api/user/search", () => {
+  test("GET /api/user/search finds users by name or email, case-insensitively, answering only _id, name and email", async () => {
+    const me = await h.signUp();
+    const zed = await h.signUp({ name: "Zebulon Searchable", email: `zeb-${crypto.randomUUID().slice(0, 6)}@finder.test` });
+    const byName = await h.call("GET", "/api/user/search?search=zEBUL", { token: me.token });
+    expect(byName).toMatchObject({ status: 200, body: [{ _id: zed.id, name: "Zebulon Searchable", email: zed.email }] });
+    expect(Object.keys(byName.body[0]).sort()).toEqual(["_id", "email", "name"]);
+    const byEmail = await h.call("GET", "/api/user/search?search=FINDER.TEST", { token: me.token });
+    expect(byEmail.body.map((u: { _id: string }) => u._id)).toEqual([zed.id]);
+  });
+
+  test("GET /api/user/search needs at least 3 characters", async () => {
+    const me = await h.signUp();
+    for (const query of ["", "?search=", "?search=ab", "?search=%20ab%20"]) {
+      const res = await h.call("GET", `/api/user/search${query}`, { token: me.token });
+      expect({ query, status: res.status, body: res.body }).toEqual({
+        query,
+        status: 400,
+        body: { msg: "Type at least 3 characters to search for a user." },
+      });
+    }
+  });
+
+  test("GET /api/user/search answers at most 10 users, never the searcher nor a deleted user", async () => {
+    const tag = `crowd${crypto.randomUUID().slice(0, 6)}`;
+    const crowd = [];
+    for (let i = 0; i < 14; i++) crowd.push(await h.signUp({ name: `${tag} ${String(i).padStart(2, "0")}` }));
+    await h.call("DELETE", `/api/admin/users/${crowd[0]!.id}`, { token: h.adminToken });
+    const res = await h.call("GET", `/api/user/search?search=${tag}`, { token: crowd[1]!.token });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(10);
+    const ids = res.body.map((u: { _id: string }) => u._id);
+    expect(ids).not.toContain(crowd[0]!.id);
+    expect(ids).not.toContain(crowd[1]!.id);
+  });
+
+  test("GET /api/user/search treats % and _ as plain characters", async () => {
+    const me = await h.signUp();
+    const odd = await h.signUp({ name: "Mr 100%_Sure" });
+    const search = async (text: string) =>
+      (await h.call("GET", `/api/user/search?search=${encodeURIComponent(text)}`, { token: me.token })).body.map((u: { _id: string }) => u._id);
+    expect(await search("%%%")).toEqual([]);
+    expect(await search("___")).toEqual([]);
+    expect(await search("0%_")).toEqual([odd.id]);
+    expect(await search("\\\\\\")).toEqual([]);
+  });
+});
