@@ -1,8 +1,10 @@
-import { json, serveFetch } from "./dom";
+import { json, serveFetch, useDom } from "./dom";
 import { render, screen } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { Hono } from "hono";
 import { createElement } from "react";
+
+useDom();
 
 test("the DOM helper renders React and keeps Bun's Request/Response for app.request()", async () => {
   render(createElement("p", null, "hello"));

@@ -1,19 +1,26 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { cleanup, screen, within } from "@testing-library/react";
-import { afterAll, afterEach } from "bun:test";
+import { afterAll, afterEach, beforeAll } from "bun:test";
 
 /**
- * A browser-like DOM for one test file. Import it in a component test:
+ * A browser-like DOM for the component tests of one file. Call `useDom()` once at the top of a
+ * component test file:
  *
- *   import { serveFetch } from "../../testing/dom";
+ *   import { serveFetch, useDom } from "../../testing/dom";
  *   import { render, screen } from "@testing-library/react";
+ *   useDom();
+ *
+ * Why a call and not just an import: all test files of a run share one module registry, so
+ * this module's body runs once per process and hooks declared in it attach to the first file
+ * only. A call from each file's own body declares the hooks for that file. The DOM is removed
+ * after the file: server code must not see `window` (PGlite's loader then takes the browser
+ * path and never finishes).
  *
  * Bun loads Testing Library (CommonJS) before this module's body runs, so its `screen` was
- * built without a document; the bound queries are filled in below once the DOM exists.
+ * built without a document; the bound queries are filled in once the DOM exists. react-dom
+ * decides at its first load whether a DOM exists, so ./preload.ts loads it inside one.
  * happy-dom's registrator swaps in its own fetch/Request/Response/Headers. Hono's
  * app.request() and Bun's own code need the real ones, so they are put back at once.
- * Registration happens per file (not in the shared preload) so server tests keep a clean
- * global scope.
  */
 const bun = {
   fetch: globalThis.fetch,
@@ -24,28 +31,35 @@ const bun = {
   AbortController: globalThis.AbortController,
   AbortSignal: globalThis.AbortSignal,
 };
+const bunSetImmediate = globalThis.setImmediate;
 
 function restoreBunGlobals() {
   Object.assign(globalThis, bun);
 }
 
-if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/", width: 1280, height: 900 });
-restoreBunGlobals();
-Object.assign(screen, within(document.body));
-// Tells React that tests wrap updates in act(), which Testing Library does for us.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-afterEach(() => {
-  cleanup();
-  globalThis.fetch = bun.fetch;
-  localStorage.clear();
-  window.history.replaceState(null, "", "/");
-});
-
-afterAll(async () => {
-  await GlobalRegistrator.unregister();
+function registerDom() {
+  if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/", width: 1280, height: 900 });
   restoreBunGlobals();
-});
+  Object.assign(screen, within(document.body));
+  // Tells React that tests wrap updates in act(), which Testing Library does for us.
+  (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+}
+
+export function useDom() {
+  beforeAll(registerDom);
+  afterEach(() => {
+    cleanup();
+    globalThis.fetch = bun.fetch;
+    localStorage.clear();
+    window.history.replaceState(null, "", "/");
+  });
+  afterAll(async () => {
+    // React may still have a scheduled callback (on Bun's timers) that reads `window`.
+    await new Promise((resolve) => bunSetImmediate(resolve));
+    if (GlobalRegistrator.isRegistered) await GlobalRegistrator.unregister();
+    restoreBunGlobals();
+  });
+}
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
