@@ -1,0 +1,20 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { api } from "../../../lib/api";
+import { requestsKey } from "../../requests/api/requestKeys";
+
+export interface DepositInput {
+  address: string;
+  transactionId: string;
+  amount: number;
+}
+
+export const createDeposit = (input: DepositInput) => api<{ msg?: string }>("POST", "/user/deposit", { body: input, quiet: true });
+
+/** A new deposit is pending: the balance is unchanged, but admin request lists in this tab are stale. */
+export function useCreateDeposit() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createDeposit,
+    onSuccess: () => client.invalidateQueries({ queryKey: requestsKey("deposits") }),
+  });
+}

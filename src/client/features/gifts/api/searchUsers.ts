@@ -1,0 +1,20 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { SEARCH_MIN_LENGTH } from "../../../../shared/constants";
+import { api } from "../../../lib/api";
+
+export interface FoundUser {
+  _id: string;
+  name: string;
+  email: string;
+}
+
+export const userSearchKey = (text: string) => ["user", "search", text] as const;
+
+export const searchUsers = (text: string, signal?: AbortSignal) =>
+  api<FoundUser[]>("GET", `/user/search?search=${encodeURIComponent(text)}`, { signal, quiet: true });
+
+export const userSearchQuery = (text: string) =>
+  queryOptions({ queryKey: userSearchKey(text), queryFn: ({ signal }) => searchUsers(text, signal) });
+
+/** Runs only for a (debounced) text of at least 3 characters; the server refuses shorter ones. */
+export const useUserSearch = (text: string) => useQuery({ ...userSearchQuery(text), enabled: text.length >= SEARCH_MIN_LENGTH });

@@ -1,0 +1,23 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { WithdrawalMethod } from "../../../../shared/constants";
+import { api } from "../../../lib/api";
+import { meKey } from "../../../lib/me";
+import { requestsKey } from "../../requests/api/requestKeys";
+
+export interface WithdrawalInput {
+  accountType: WithdrawalMethod;
+  accountNumber: string;
+  amount: number;
+}
+
+export const createWithdrawal = (input: WithdrawalInput) => api<{ msg?: string }>("POST", "/user/withdraw", { body: input, quiet: true });
+
+/** The amount is now held (pendingWithdrawalsTotal), so the user is refreshed as the spec asks. */
+export function useCreateWithdrawal() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createWithdrawal,
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: meKey }), client.invalidateQueries({ queryKey: requestsKey("withdrawals") })]),
+  });
+}
