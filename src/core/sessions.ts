@@ -5,6 +5,7 @@ import { loginFailures, revokedTokens, settings, users } from "../db/schema";
 import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES, TOKEN_TTL_SECONDS } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
+import { inTransaction } from "./tx";
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -70,29 +71,40 @@ const DUMMY_HASH = Bun.password.hash("not-a-real-password", { algorithm: "argon2
 /**
  * Checks an email and password. Ten failures for one email within 15 minutes lock that
  * email out until the oldest of them is 15 minutes old.
+ *
+ * The attempt is recorded as a failure before the password is checked (and forgotten if it
+ * succeeds), under a lock on the user's row: parallel guesses then count each other, instead of
+ * all passing the check while none has failed yet.
  */
 export async function login(db: Db, hasher: PasswordHasher, email: string, password: string): Promise<string> {
   const key = email.trim().toLowerCase();
   const windowStart = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
-  const [recent] = await db
-    .select({ n: count(), oldest: min(loginFailures.createdAt) })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.email, key), gt(loginFailures.createdAt, windowStart)));
-  if (recent && recent.n >= LOGIN_MAX_FAILURES && recent.oldest) {
-    const retryAt = new Date(recent.oldest).getTime() + LOGIN_WINDOW_MINUTES * 60_000;
-    return refuse("throttled", MSG.tooManyLogins(Math.max(1, Math.ceil((retryAt - Date.now()) / 60_000))));
+  const claim = await inTransaction(db, async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id, passwordHash: users.passwordHash })
+      .from(users)
+      .where(and(eq(sql`lower(${users.email})`, key), sql`${users.deletedAt} IS NULL`))
+      .for("no key update");
+    const [recent] = await tx
+      .select({ n: count(), oldest: min(loginFailures.createdAt) })
+      .from(loginFailures)
+      .where(and(eq(loginFailures.email, key), gt(loginFailures.createdAt, windowStart)));
+    if (recent && recent.n >= LOGIN_MAX_FAILURES && recent.oldest) {
+      return { retryAt: new Date(recent.oldest).getTime() + LOGIN_WINDOW_MINUTES * 60_000 };
+    }
+    const [attempt] = await tx.insert(loginFailures).values({ email: key }).returning({ id: loginFailures.id });
+    return { user, attemptId: attempt!.id };
+  });
+  if (claim.retryAt !== undefined) {
+    return refuse("throttled", MSG.tooManyLogins(Math.max(1, Math.ceil((claim.retryAt - Date.now()) / 60_000))));
   }
-  const [user] = await db
-    .select({ id: users.id, passwordHash: users.passwordHash })
-    .from(users)
-    .where(and(eq(sql`lower(${users.email})`, key), sql`${users.deletedAt} IS NULL`));
+  const { user, attemptId } = claim;
   // Verify against a dummy hash for unknown emails so both answers take as long.
   const ok = await hasher.verify(password, user?.passwordHash ?? (await DUMMY_HASH));
   if (!user || !ok) {
-    await db.insert(loginFailures).values({ email: key });
     await db.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
     return refuse("invalid", MSG.invalidCredentials);
   }
+  await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
   return user.id;
 }
-

@@ -169,6 +169,19 @@ describe("POST /api/auth/login", () => {
     expect((await h.call("GET", "/api/auth", { token: user.token })).status).toBe(200);
   });
 
+  test("POST /api/auth/login counts parallel guesses against each other: 30 at once check at most 10 passwords", async () => {
+    const user = await h.signUp();
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(user.email, `guess-${i}`)));
+    const counts = { checked: 0, throttled: 0, other: 0 };
+    for (const a of answers) {
+      if (a.status === 400 && a.body.msg === "Invalid email or password.") counts.checked++;
+      else if (a.status === 429) counts.throttled++;
+      else counts.other++;
+    }
+    expect(counts).toEqual({ checked: 10, throttled: 20, other: 0 });
+    expect((await login(user.email, user.password)).status).toBe(429);
+  });
+
   test("POST /api/auth/login forgets failures older than 15 minutes", async () => {
     const user = await h.signUp();
     for (let i = 0; i < 10; i++) await login(user.email, `wrong-${i}`);
