@@ -1,0 +1,90 @@
+import { json, serveFetch, useDom } from "../../../testing/dom";
+import { fireEvent, screen } from "@testing-library/react";
+import { expect, test } from "bun:test";
+import { makeMe, renderClient } from "../../../testing/renderClient";
+import { estimateWithdrawal } from "./estimate";
+import { WithdrawForm } from "./WithdrawForm";
+
+useDom();
+
+// Balance 100 with 30 held by a pending withdrawal: 70 available.
+const me = makeMe({ balance: 100, pendingWithdrawalsTotal: 30 });
+const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const submit = () => fireEvent.click(screen.getByRole("button", { name: "Submit withdrawal" }));
+const serveMe = () => serveFetch((r) => (new URL(r.url).pathname === "/api/auth" ? json(me) : json({ msg: "Withdrawal request submitted." }, 201)));
+
+test("the withdrawal form shows the available balance: balance minus pending withdrawals", () => {
+  serveMe();
+  renderClient(<WithdrawForm />, { me });
+  expect(screen.getByText("70.00 $")).toBeTruthy();
+});
+
+test("a withdrawal above the available balance says so and sends nothing", async () => {
+  const seen = serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fill("Wallet address", "TWallet1");
+  fill("Amount (USDT)", "70.01");
+  submit();
+  expect(await screen.findByText("Withdrawal amount cannot exceed your available balance.")).toBeTruthy();
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(0);
+});
+
+test("a zero or negative withdrawal asks for a valid positive amount", async () => {
+  serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fill("Wallet address", "TWallet1");
+  fill("Amount (USDT)", "0");
+  submit();
+  expect(await screen.findByText("Please enter a valid positive withdrawal amount.")).toBeTruthy();
+  fill("Amount (USDT)", "-5");
+  submit();
+  expect(await screen.findByText("Please enter a valid positive withdrawal amount.")).toBeTruthy();
+});
+
+test("a withdrawal needs a wallet address and at least 1 USDT", async () => {
+  serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fill("Amount (USDT)", "0.5");
+  submit();
+  expect(await screen.findByText("Wallet address is required.")).toBeTruthy();
+  expect(screen.getByText("The minimum withdrawal is 1 USDT.")).toBeTruthy();
+});
+
+test("before the user is loaded the form says 'User data not loaded yet.'", async () => {
+  const seen = serveFetch(() => json({}));
+  renderClient(<WithdrawForm />, { me: null });
+  fill("Wallet address", "TWallet1");
+  fill("Amount (USDT)", "10");
+  submit();
+  expect(await screen.findByText("User data not loaded yet.")).toBeTruthy();
+  expect(seen).toHaveLength(0);
+});
+
+test("the estimate shows the amount minus the 8% fee and that the full amount is deducted", () => {
+  serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fill("Amount (USDT)", "50");
+  const estimate = screen.getByTestId("withdraw-estimate").textContent ?? "";
+  expect(estimate).toContain("46.00 $");
+  expect(estimate).toContain("(4.00 $)");
+  expect(estimate).toContain("the full amount of 50.00 $ is deducted");
+});
+
+test("the withdrawal estimate rounds the fee half up to the cent, like the server", () => {
+  expect(estimateWithdrawal("100")).toEqual({ amount: 100, fee: 8, receive: 92 });
+  expect(estimateWithdrawal("1.06")).toEqual({ amount: 1.06, fee: 0.08, receive: 0.98 });
+  expect(estimateWithdrawal("0")).toBeNull();
+  expect(estimateWithdrawal("abc")).toBeNull();
+});
+
+test("a valid withdrawal posts the chosen network and shows the server's message", async () => {
+  const seen = serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fireEvent.change(screen.getByLabelText("Withdrawal method"), { target: { value: "USDT BEP20" } });
+  fill("Wallet address", "0xabc");
+  fill("Amount (USDT)", "70");
+  submit();
+  expect(await screen.findByText("Withdrawal request submitted.")).toBeTruthy();
+  const post = seen.find((r) => r.method === "POST")!;
+  expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0xabc", amount: 70 });
+});
