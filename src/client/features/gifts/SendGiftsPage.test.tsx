@@ -1,0 +1,102 @@
+import { json, serveFetch, useDom } from "../../../testing/dom";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { expect, test } from "bun:test";
+import { makeMe, renderClient } from "../../../testing/renderClient";
+import SendGiftsPage from "./SendGiftsPage";
+
+useDom();
+
+const me = makeMe();
+const grace = { _id: "u2", name: "Grace Hopper", email: "grace@example.com" };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const type = (value: string) => fireEvent.change(screen.getByLabelText("Find a user"), { target: { value } });
+
+function serve(found = [grace], gift: () => Response = () => json({ msg: "Gift sent successfully!" })) {
+  return serveFetch((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(me);
+    if (path === "/api/user/search") return json(found);
+    if (path === "/api/user/gift") return gift();
+    return json({ msg: "Not found." }, 404);
+  });
+}
+const searches = (seen: Request[]) => seen.filter((r) => new URL(r.url).pathname === "/api/user/search");
+
+test("the gift search asks for 3 characters and sends nothing below that", async () => {
+  const seen = serve();
+  renderClient(<SendGiftsPage />, { me });
+  expect(screen.getByText("Type at least 3 characters to search for a user.")).toBeTruthy();
+  type("gr");
+  await sleep(700);
+  expect(searches(seen)).toHaveLength(0);
+  expect(screen.getByText("Type at least 3 characters to search for a user.")).toBeTruthy();
+});
+
+test("the gift search sends one request 500 ms after typing stops", async () => {
+  const seen = serve();
+  renderClient(<SendGiftsPage />, { me });
+  for (const text of ["gra", "grac", "grace"]) {
+    type(text);
+    await sleep(100);
+  }
+  // 400 ms after the last key: still waiting.
+  await sleep(300);
+  expect(searches(seen)).toHaveLength(0);
+  expect(await screen.findByText("Grace Hopper", {}, { timeout: 1500 })).toBeTruthy();
+  await sleep(600);
+  expect(searches(seen).map((r) => new URL(r.url).search)).toEqual(["?search=grace"]);
+});
+
+test("a search with no match says 'No users found.'", async () => {
+  serve([]);
+  renderClient(<SendGiftsPage />, { me });
+  type("nobody");
+  expect(await screen.findByText("No users found.", {}, { timeout: 1500 })).toBeTruthy();
+});
+
+async function openGiftModal() {
+  type("grace");
+  fireEvent.click(await screen.findByRole("button", { name: "Send gift to Grace Hopper" }, { timeout: 1500 }));
+  return screen.getByRole("dialog", { name: "Send a gift to Grace Hopper" });
+}
+
+test("the gift modal asks for a valid positive amount and sends nothing until it gets one", async () => {
+  const seen = serve();
+  renderClient(<SendGiftsPage />, { me });
+  const dialog = await openGiftModal();
+  for (const amount of ["", "0", "-1", "0.001"]) {
+    fireEvent.change(within(dialog).getByLabelText("Gift amount (USDT)"), { target: { value: amount } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
+    expect(await within(dialog).findByText("Please enter a valid positive amount.")).toBeTruthy();
+  }
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(0);
+});
+
+test("a gift goes to the chosen user's email, shows the server's message and closes the modal", async () => {
+  const seen = serve();
+  renderClient(<SendGiftsPage />, { me });
+  const dialog = await openGiftModal();
+  fireEvent.change(within(dialog).getByLabelText("Gift amount (USDT)"), { target: { value: "0.01" } });
+  fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByText("Gift sent successfully!")).toBeTruthy();
+  await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  expect(await seen.find((r) => r.method === "POST")!.json()).toEqual({ amount: 0.01, recipientEmail: "grace@example.com" });
+});
+
+test("a failed gift without a server message says 'An error occurred.' and keeps the modal open", async () => {
+  serve([grace], () => new Response("", { status: 500 }));
+  renderClient(<SendGiftsPage />, { me });
+  const dialog = await openGiftModal();
+  fireEvent.change(within(dialog).getByLabelText("Gift amount (USDT)"), { target: { value: "5" } });
+  fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByText("An error occurred.")).toBeTruthy();
+  expect(screen.getByRole("dialog")).toBeTruthy();
+});
+
+test("Escape closes the gift modal", async () => {
+  serve();
+  renderClient(<SendGiftsPage />, { me });
+  await openGiftModal();
+  fireEvent.keyDown(document, { key: "Escape" });
+  await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+});
