@@ -100,10 +100,12 @@ export async function adminGift(tx: Tx, recipientId: string, amount: Cents): Pro
 export interface HistoryQuery {
   status?: RequestStatus;
   search?: string;
-  limit?: number;
 }
 
-/** Requests newest first, optionally filtered by status and by text in the user's email or the request. */
+/**
+ * Requests newest first, optionally filtered by status and by text in the user's email or the
+ * request. All of them: a cut-off would hide the oldest pending requests, the ones waiting longest.
+ */
 export async function listDeposits(db: Db, q: HistoryQuery) {
   const pattern = q.search ? likeContains(q.search) : undefined;
   return db
@@ -128,8 +130,7 @@ export async function listDeposits(db: Db, q: HistoryQuery) {
           : undefined,
       ),
     )
-    .orderBy(desc(deposits.createdAt), desc(deposits.id))
-    .limit(q.limit ?? 500);
+    .orderBy(desc(deposits.createdAt), desc(deposits.id));
 }
 
 export async function listWithdrawals(db: Db, q: HistoryQuery) {
@@ -155,6 +156,5 @@ export async function listWithdrawals(db: Db, q: HistoryQuery) {
         pattern ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(withdrawals.accountNumber, pattern)) : undefined,
       ),
     )
-    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
-    .limit(q.limit ?? 500);
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id));
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { createHarness, type Harness } from "../../testing/harness";
 
@@ -8,6 +8,8 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/deposit", { token, body });
 const txId = () => `tx-${crypto.randomUUID()}`;
@@ -171,6 +173,19 @@ describe("GET /api/admin/deposits", () => {
     } finally {
       await own.close();
     }
+  });
+
+  test("GET /api/admin/deposits?status=pending lists every pending request, however many, the oldest too", async () => {
+    const user = await h.signUp();
+    const tag = `bulk${crypto.randomUUID().slice(0, 8)}`;
+    await h.db.execute(sql`
+      INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
+      SELECT ${tag} || '-' || g, ${user.id}, 100, 'TBulk', ${tag} || '-tx-' || g, 'pending', now() - g * interval '1 second'
+      FROM generate_series(1, 600) AS g`);
+    const res = await h.call("GET", `/api/admin/deposits?status=pending&search=${tag}`, { token: h.adminToken });
+    expect(res.body).toHaveLength(600);
+    expect(res.body[0]._id).toBe(`${tag}-1`);
+    expect(res.body[599]._id).toBe(`${tag}-600`);
   });
 
   test("GET /api/admin/deposits?search treats % and _ as plain characters", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { asc, eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { asc, eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { createHarness, type Harness } from "../../testing/harness";
 
@@ -8,6 +8,8 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/withdraw", { token, body });
 const request = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TMyWallet", amount });
@@ -163,6 +165,19 @@ describe("PUT /api/admin/withdrawals/{id}", () => {
 });
 
 describe("GET /api/admin/withdrawals", () => {
+  test("GET /api/admin/withdrawals lists the whole history, however long", async () => {
+    const user = await h.signUp();
+    const tag = `bulk${crypto.randomUUID().slice(0, 8)}`;
+    await h.db.execute(sql`
+      INSERT INTO withdrawals (id, user_id, amount, account_type, account_number, status, created_at)
+      SELECT ${tag} || '-' || g, ${user.id}, 100, 'USDT TRC20', ${tag} || '-wallet-' || g, 'declined', now() - g * interval '1 second'
+      FROM generate_series(1, 600) AS g`);
+    const res = await h.call("GET", `/api/admin/withdrawals?search=${tag}`, { token: h.adminToken });
+    expect(res.body).toHaveLength(600);
+    expect(res.body[599]._id).toBe(`${tag}-600`);
+    await h.checkLedger();
+  });
+
   test("GET /api/admin/withdrawals lists every request newest first, filtered by status and by search text", async () => {
     const own = await createHarness();
     try {
