@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { ADMIN } from "../../testing/db";
@@ -11,6 +11,7 @@ describe("GET /api/admin/users", () => {
     h = await createHarness();
   });
   afterAll(() => h.close());
+  afterEach(() => expect(h.logged).toEqual([]));
 
   const list = (query = "") => h.call("GET", `/api/admin/users${query}`, { token: h.adminToken });
 
@@ -78,6 +79,7 @@ describe("DELETE /api/admin/users/{id}", () => {
     h = await createHarness();
   });
   afterAll(() => h.close());
+  afterEach(() => expect(h.logged).toEqual([]));
 
   test("DELETE /api/admin/users/{id} removes the user softly: no sign-in, no token, not listed, history kept", async () => {
     const sponsor = await h.signUp();

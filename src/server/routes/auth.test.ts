@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
 import { decode } from "hono/jwt";
+import { users } from "../../db/schema";
 import { ADMIN } from "../../testing/db";
 import { createHarness, type Harness } from "../../testing/harness";
 
@@ -9,6 +10,8 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 const register = (body: Record<string, unknown>) => h.call("POST", "/api/auth/register", { body });
 const login = (email: string, password: string) => h.call("POST", "/api/auth/login", { body: { email, password } });
@@ -69,6 +72,9 @@ describe("POST /api/auth/register", () => {
     const res = await register({ name: "Reg", email, password: "secret", referralId: h.adminReferralId });
     expect(res).toMatchObject({ status: 201, body: { msg: "Registration successful! Please log in." } });
     expect(await login(email, "secret")).toMatchObject({ status: 200 });
+    const [stored] = await h.db.select({ hash: users.passwordHash }).from(users).where(eq(users.email, email));
+    expect(stored!.hash).toStartWith("$argon2id$");
+    expect(stored!.hash).not.toContain("secret");
   });
 
   test("POST /api/auth/register reads the referral ID whatever its case and surrounding spaces", async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { createHarness, type Harness } from "../../testing/harness";
@@ -8,6 +8,8 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 const gift = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/gift", { token, body });
 const adminGift = (id: string, body: Record<string, unknown>, token = h.adminToken) =>

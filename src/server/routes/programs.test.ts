@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { createHarness, type Harness } from "../../testing/harness";
 
 let h: Harness;
@@ -6,6 +6,8 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 const levels = async (program: string) => (await h.call("GET", `/api/programs/${program}/levels`)).body;
 const patch = (path: string, body: unknown, token = h.adminToken) => h.call("PATCH", `/api/programs/${path}`, { token, body });

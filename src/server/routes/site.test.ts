@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { DEMO_WALLET_ADDRESS } from "../config";
 import { createHarness, type Harness } from "../../testing/harness";
 
@@ -7,6 +7,8 @@ beforeAll(async () => {
   h = await createHarness({ config: { depositWalletAddress: "TOperatorWallet123" } });
 });
 afterAll(() => h.close());
+// Refusals are answers; nothing here may reach the 500 path.
+afterEach(() => expect(h.logged).toEqual([]));
 
 describe("GET /api/config", () => {
   test("GET /api/config answers the configured deposit wallet address to anyone", async () => {
