@@ -23,7 +23,7 @@ const theme: Theme = {
   duration: { fast: "150ms", base: "200ms", slow: "250ms" },
   spacing: { gutter: "1rem", section: "4.5rem" },
   text: {
-    display: { fontSize: "clamp(2.1rem, 5vw + 1rem, 3.75rem)", lineHeight: "1.08" },
+    display: { fontSize: "clamp(2rem, 3.6vw + 1rem, 3.4rem)", lineHeight: "1.08" },
     title: { fontSize: "clamp(1.6rem, 2.5vw + 1rem, 2.4rem)", lineHeight: "1.2" },
   },
 };
@@ -37,15 +37,21 @@ body{margin:0;background:${colors.ink.DEFAULT};color:${colors.fg.DEFAULT}}
 @media (prefers-reduced-motion: reduce){*,::before,::after{animation-duration:.01ms!important;animation-iteration-count:1!important;transition-duration:.01ms!important;scroll-behavior:auto!important}}
 @keyframes marquee{from{transform:translateX(0)}to{transform:translateX(-50%)}}
 @keyframes spin{to{transform:rotate(360deg)}}
+@keyframes slide-in{from{transform:translateX(-100%)}to{transform:none}}
 @keyframes fade-in{from{opacity:0;transform:translateY(4px)}to{opacity:1;transform:none}}
 `,
 };
+
+/** "#9333ea" -> "147_51_234" for arbitrary values (underscores stand for spaces in class names). */
+const rgbOf = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join("_");
 
 export const shortcuts: Record<string, string> = {
   "focus-ring":
     "outline-none focus-visible:outline-2 focus-visible:outline-solid focus-visible:outline-focus focus-visible:outline-offset-2",
   "page-bg": "min-h-screen bg-ink text-fg font-sans antialiased",
   muted: "text-muted",
+  // The faint violet radial glow behind the hero and the login card.
+  "bg-glow": `bg-[radial-gradient(ellipse_at_50%_0%,rgb(${rgbOf(colors.brand.violet)}/0.22),transparent_65%)]`,
   link: "text-figure-blue font-medium underline-offset-4 hover:underline focus-ring rounded-sm",
   "heading-gradient": "bg-gradient-to-r from-figure-blue to-figure-violet bg-clip-text text-transparent",
 

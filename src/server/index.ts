@@ -1,6 +1,7 @@
 import { createApp } from "./app";
 import { CONFIG_HELP, loadConfig } from "./config";
 import { prepare } from "./start";
+import { mountWeb } from "./web";
 
 if (process.argv.includes("--help")) {
   console.log("Usage: start the server. Configuration comes from the environment:\n");
@@ -10,7 +11,7 @@ if (process.argv.includes("--help")) {
 
 const config = loadConfig();
 const { deps, database } = await prepare(config);
-const app = createApp(deps);
+const app = createApp(deps, { web: mountWeb });
 const server = Bun.serve({ port: config.port, fetch: app.fetch });
 console.log(`Listening on http://localhost:${server.port} (${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "Postgres"})`);
 

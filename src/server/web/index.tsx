@@ -1,0 +1,93 @@
+import type { Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
+import { listLevels } from "../../core/levels";
+import { subscribe } from "../../core/newsletter";
+import { PROGRAMS } from "../../shared/constants";
+import { MSG } from "../../shared/messages";
+import { toDollars } from "../../shared/money";
+import { newsletterSchema } from "../../shared/schemas";
+import type { AppEnv } from "../env";
+import { NO_ASSETS, renderDocument, type Assets } from "./Document";
+import { LandingPage } from "./landing/LandingPage";
+import type { LevelPrices } from "./landing/Programs";
+import { loadManifest, PUBLIC_DIR, type Manifest } from "./manifest";
+import { NotFoundPage } from "./NotFoundPage";
+import { ShellPage, type ShellKind } from "./ShellPage";
+import type { NewsletterNotice } from "./SiteFooter";
+import { servePublic } from "./static";
+
+export interface WebOptions {
+  /** The build manifest; default: read public/build/manifest.json. `null`: no assets. */
+  manifest?: Manifest | null;
+  publicDir?: string;
+}
+
+/** Client-routed pages, compared case-insensitively (/logIn, /Register...). */
+const SHELLS: { match: (path: string) => boolean; kind: ShellKind; title: string }[] = [
+  { match: (p) => p === "/login", kind: "auth", title: "Log In" },
+  { match: (p) => p === "/register", kind: "auth", title: "Register" },
+  { match: (p) => p === "/userdashboard" || p.startsWith("/userdashboard/"), kind: "dashboard", title: "Dashboard" },
+];
+
+/** The no-JS newsletter form comes back to "/" with one of these in ?newsletter=. */
+const NOTICES: Record<string, NewsletterNotice> = {
+  subscribed: { ok: true, text: MSG.subscribed },
+  already: { ok: true, text: MSG.alreadySubscribed },
+  invalid: { ok: false, text: "Please enter a valid email address." },
+};
+
+/** Pages and assets, mounted after the API by createApp(deps, { web: mountWeb }). */
+export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
+  const manifest = options.manifest !== undefined ? options.manifest : loadManifest();
+  const landingAssets: Assets = manifest
+    ? { css: manifest.css, scripts: [manifest.landing.entry], preload: manifest.landing.preload }
+    : NO_ASSETS;
+  const appAssets: Assets = manifest ? { css: manifest.css, scripts: [manifest.app.entry], preload: manifest.app.preload } : NO_ASSETS;
+
+  // HTML is small but compresses ~5x; assets come precompressed from the build instead.
+  const html = (c: Context<AppEnv>, body: string, status: 200 | 404 = 200) =>
+    c.html(body, status, { "Cache-Control": "no-cache" });
+
+  app.get("/", compress(), async (c) => {
+    const prices = await levelPrices(c);
+    const notice = NOTICES[c.req.query("newsletter") ?? ""] ?? null;
+    return html(c, renderDocument(<LandingPage assets={landingAssets} prices={prices} notice={notice} />));
+  });
+
+  app.post("/newsletter", bodyLimit({ maxSize: 4096 }), async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
+    const parsed = newsletterSchema.safeParse({ email: form.email });
+    let outcome = "invalid";
+    if (parsed.success) {
+      const msg = await subscribe(c.get("deps").db, parsed.data.email);
+      outcome = msg === MSG.subscribed ? "subscribed" : "already";
+    }
+    return c.redirect(`/?newsletter=${outcome}#newsletter`, 303);
+  });
+
+  app.get("*", compress(), async (c, next) => {
+    const path = c.req.path.toLowerCase().replace(/\/+$/, "");
+    const shell = SHELLS.find((s) => s.match(path));
+    if (!shell) return next();
+    return html(c, renderDocument(<ShellPage assets={appAssets} kind={shell.kind} title={shell.title} />));
+  });
+
+  app.use("*", servePublic(options.publicDir ?? PUBLIC_DIR));
+
+  app.get("*", compress(), (c) => html(c, renderDocument(<NotFoundPage assets={landingAssets} path={c.req.path} />), 404));
+}
+
+/** Level prices for the program cards; the page still renders (without prices) if the query fails. */
+async function levelPrices(c: Context<AppEnv>): Promise<LevelPrices> {
+  const { db, log } = c.get("deps");
+  const prices: LevelPrices = { "3p": [], "6p": [] };
+  try {
+    for (const program of PROGRAMS) {
+      prices[program] = (await listLevels(db, program)).map((l) => ({ level: l.level, cost: toDollars(l.cost) }));
+    }
+  } catch (error) {
+    (log ?? console.error)("Landing page: level prices unavailable", error);
+  }
+  return prices;
+}

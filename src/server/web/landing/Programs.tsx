@@ -1,0 +1,98 @@
+import { partners, programs } from "../../../client/landing/content";
+import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
+import { formatDollars } from "../../../shared/money";
+import { SectionHeading } from "./Sections";
+
+export type LevelPrices = Record<ProgramId, { level: number; cost: number }[]>;
+
+/** Program cards with the live level prices (program_levels), so the marketing never lies about cost. */
+export function Programs({ prices }: { prices: LevelPrices }) {
+  return (
+    <section id="programs" aria-labelledby="programs-title" className="mx-auto max-w-6xl scroll-mt-20 px-4 pt-section">
+      <SectionHeading id="programs-title" title={programs.title} lead={programs.lead} />
+      <div className="grid gap-6 md:grid-cols-2">
+        {programs.cards.map((card) => {
+          const levels = prices[card.id];
+          const first = levels[0];
+          return (
+            <article key={card.id} aria-labelledby={`program-${card.id}`} className="card flex flex-col">
+              <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
+                <div>
+                  <h3 id={`program-${card.id}`} className="m-0 text-2xl font-bold">{card.name}</h3>
+                  <p className="m-0 mt-1 text-sm text-figure-violet">{card.tagline}</p>
+                </div>
+                {first && (
+                  <p className="m-0 text-right">
+                    <span className="block text-xs muted">Level 1 from</span>
+                    <span className="text-2xl font-extrabold tabular-nums text-figure-green">{formatDollars(first.cost)} $</span>
+                  </p>
+                )}
+              </header>
+              <p className="m-0 mb-5 text-sm leading-relaxed text-fg-soft">{card.text}</p>
+              <SlotPicture slots={SLOTS_PER_LEVEL[card.id]} />
+              {levels.length > 0 && (
+                <ol aria-label={`${card.name} level prices`} className="m-0 mt-5 grid list-none grid-cols-[repeat(auto-fill,minmax(6.75rem,1fr))] gap-2 p-0">
+                  {levels.map((l) => (
+                    <li key={l.level} className="flex flex-col rounded-control border border-line-subtle bg-ink/60 px-3 py-2">
+                      <span className="text-xs muted">Level {l.level}</span>
+                      <span className="whitespace-nowrap text-sm font-semibold tabular-nums">{formatDollars(l.cost)} $</span>
+                    </li>
+                  ))}
+                </ol>
+              )}
+              <a href="/register" className="btn-primary mt-6 self-start">Join {card.name}</a>
+            </article>
+          );
+        })}
+      </div>
+    </section>
+  );
+}
+
+/** One level drawn as the buyer above its slots: three in one row, or six in two rows. */
+function SlotPicture({ slots }: { slots: number }) {
+  const rows = slots === 6 ? [2, 4] : [3];
+  return (
+    <div aria-hidden="true" className="flex flex-col items-center gap-2 rounded-control bg-ink/50 py-4">
+      <span className="size-8 rounded-pill bg-gradient-to-br from-brand-blue to-brand-violet" />
+      {rows.map((n, r) => (
+        <div key={r} className="flex gap-2">
+          {Array.from({ length: n }, (_, i) => (
+            <span key={i} className={`size-6 rounded-pill border-2 ${i % 2 === 0 ? "border-figure-green bg-figure-green/25" : "border-line-strong"}`} />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function PartnersMarquee() {
+  const row = (hidden: boolean) => (
+    <ul aria-hidden={hidden || undefined} className={`m-0 flex shrink-0 list-none gap-4 p-0 pr-4 ${hidden ? "motion-reduce:hidden" : "motion-reduce:w-full motion-reduce:shrink motion-reduce:flex-wrap motion-reduce:justify-center"}`}>
+      {partners.names.map((name) => (
+        <li key={name} className="flex items-center gap-2.5 whitespace-nowrap rounded-card border border-line-subtle bg-panel/60 px-5 py-3 font-semibold text-fg-soft">
+          <span className="flex size-7 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-xs font-bold text-white">
+            {name.slice(0, 1)}
+          </span>
+          {name}
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <section id="partners" aria-labelledby="partners-title" className="scroll-mt-20 pt-section">
+      <div className="mx-auto max-w-6xl px-4">
+        <h2 id="partners-title" className="m-0 mb-8 text-center text-title font-bold">
+          <span className="heading-gradient">{partners.title}</span>
+        </h2>
+      </div>
+      {/* Two copies scroll by half their width for a seamless loop; reduced motion shows one, wrapped. */}
+      <div className="overflow-hidden [mask-image:linear-gradient(90deg,transparent,black_8%,black_92%,transparent)]">
+        <div className="flex w-max animate-[marquee_40s_linear_infinite] hover:[animation-play-state:paused] motion-reduce:w-full motion-reduce:animate-none">
+          {row(false)}
+          {row(true)}
+        </div>
+      </div>
+    </section>
+  );
+}
