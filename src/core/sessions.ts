@@ -66,7 +66,16 @@ export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {
   await db.delete(revokedTokens).where(lt(revokedTokens.expiresAt, new Date()));
 }
 
-const DUMMY_HASH = Bun.password.hash("not-a-real-password", { algorithm: "argon2id", memoryCost: 4096, timeCost: 1 });
+/**
+ * A hash for unknown emails to be checked against, made by the same hasher (so with the same
+ * costs) as real ones: otherwise the quicker refusal tells which emails have an account.
+ */
+const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
+function dummyHash(hasher: PasswordHasher): Promise<string> {
+  let hash = dummyHashes.get(hasher);
+  if (!hash) dummyHashes.set(hasher, (hash = hasher.hash(crypto.randomUUID())));
+  return hash;
+}
 
 /**
  * Checks an email and password. Ten failures for one email within 15 minutes lock that
@@ -100,7 +109,7 @@ export async function login(db: Db, hasher: PasswordHasher, email: string, passw
   }
   const { user, attemptId } = claim;
   // Verify against a dummy hash for unknown emails so both answers take as long.
-  const ok = await hasher.verify(password, user?.passwordHash ?? (await DUMMY_HASH));
+  const ok = await hasher.verify(password, user?.passwordHash ?? (await dummyHash(hasher)));
   if (!user || !ok) {
     await db.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
     return refuse("invalid", MSG.invalidCredentials);
