@@ -1,0 +1,5 @@
+import { AdminLevelsPage } from "./AdminLevelsPage";
+
+export default function Admin6pPage() {
+  return <AdminLevelsPage program="6p" />;
+}
