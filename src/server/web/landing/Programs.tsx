@@ -24,7 +24,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                 {first && (
                   <p className="m-0 text-right">
                     <span className="block text-xs muted">Level 1 from</span>
-                    <span className="text-2xl font-extrabold tabular-nums text-figure-green">{formatDollars(first.cost)} $</span>
+                    <span className="text-2xl font-extrabold tabular-nums text-figure-green">{`${formatDollars(first.cost)} $`}</span>
                   </p>
                 )}
               </header>
@@ -35,7 +35,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                   {levels.map((l) => (
                     <li key={l.level} className="flex flex-col rounded-control border border-line-subtle bg-ink/60 px-3 py-2">
                       <span className="text-xs muted">Level {l.level}</span>
-                      <span className="whitespace-nowrap text-sm font-semibold tabular-nums">{formatDollars(l.cost)} $</span>
+                      <span className="whitespace-nowrap text-sm font-semibold tabular-nums">{`${formatDollars(l.cost)} $`}</span>
                     </li>
                   ))}
                 </ol>

@@ -1,4 +1,4 @@
-import type { ReactNode, SVGProps } from "react";
+import { useId, type ReactNode, type SVGProps } from "react";
 import { colors } from "../../../shared/tokens";
 
 /** Line icons for the marketing site, drawn for this app. Decorative: the link or text names them. */
@@ -67,15 +67,17 @@ export function LandingIcon({ name, className }: { name: string; className?: str
 
 /** The brand mark: an isometric cube split into the two gradient tones. */
 export function Logo({ size = 32 }: { size?: number }) {
+  // The logo appears twice on a page (header, footer): each needs its own gradient id.
+  const id = useId();
   return (
     <svg viewBox="0 0 32 32" width={size} height={size} aria-hidden="true" focusable="false">
       <defs>
-        <linearGradient id="logo-g" x1="0" y1="0" x2="1" y2="1">
+        <linearGradient id={id} x1="0" y1="0" x2="1" y2="1">
           <stop offset="0" stopColor={colors.brand.blue} />
           <stop offset="1" stopColor={colors.brand.violet} />
         </linearGradient>
       </defs>
-      <path d="M16 2 29 9.5v13L16 30 3 22.5v-13L16 2Z" fill="url(#logo-g)" />
+      <path d="M16 2 29 9.5v13L16 30 3 22.5v-13L16 2Z" fill={`url(#${id})`} />
       <path d="M16 2 29 9.5 16 17 3 9.5 16 2Z" fill="#fff" fillOpacity=".28" />
       <path d="M16 17v13L3 22.5v-13L16 17Z" fill={colors.ink.DEFAULT} fillOpacity=".25" />
       <path d="M11.5 12.5h9M16 12.5v10" stroke="#fff" strokeWidth="2.2" strokeLinecap="round" />
