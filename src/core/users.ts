@@ -36,11 +36,10 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)));
   if (!referrer) return refuse("invalid", MSG.invalidReferral);
 
-  let id: string;
   // The unique indexes decide, not a read before the write: a registration racing ours with the
   // same email makes this insert wait for it, then do nothing. A referral ID clash does the same.
-  for (;;) {
-    id = newId();
+  for (let attempt = 1; ; attempt++) {
+    const id = newId();
     const inserted = await tx
       .insert(users)
       .values({
@@ -55,14 +54,17 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
       })
       .onConflictDoNothing()
       .returning({ id: users.id });
-    if (inserted.length > 0) break;
-    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, input.email.toLowerCase()));
+    if (inserted.length > 0) {
+      await createAccount(tx, id, "user");
+      await tx.insert(teamCounts).values({ userId: id });
+      await adjustTeams(tx, referrer.id, 1);
+      return { id };
+    }
+    // lower() on both sides, as the unique index has it.
+    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, sql`lower(${input.email})`));
     if (taken) return refuse("conflict", MSG.emailTaken);
+    if (attempt >= 5) throw new Error("registration: no free referral ID after 5 attempts");
   }
-  await createAccount(tx, id, "user");
-  await tx.insert(teamCounts).values({ userId: id });
-  await adjustTeams(tx, referrer.id, 1);
-  return { id };
 }
 
 /**
