@@ -1,0 +1,50 @@
+import { json, serveFetch, useDom } from "../../../testing/dom";
+import { fireEvent, screen } from "@testing-library/react";
+import { expect, test } from "bun:test";
+import { makeMe, renderClient } from "../../../testing/renderClient";
+import AllUsersPage from "./AllUsersPage";
+
+useDom();
+
+const admin = makeMe({ role: "admin" });
+const ada = { _id: "u1", name: "Ada", email: "ada@example.com", role: "user", balance: 12.5 };
+
+function serve(users: (url: URL) => Response) {
+  return serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(admin);
+    if (request.method === "DELETE") return json({ msg: "User deleted successfully!" });
+    return users(url);
+  });
+}
+
+test("the user list asks for page 1 with 10 per page and shows balances as '12.50 $'", async () => {
+  const seen = serve(() => json({ users: [ada], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  expect(await screen.findByText("12.50 $")).toBeTruthy();
+  expect(new URL(seen.find((r) => r.url.includes("/admin/users"))!.url).search).toBe("?page=1&limit=10&search=");
+});
+
+test("a failed user list says 'Failed to fetch users.' under 'An Error Occurred'", async () => {
+  serve(() => new Response("", { status: 500 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  expect(await screen.findByRole("heading", { name: "An Error Occurred" })).toBeTruthy();
+  expect(screen.getByText("Failed to fetch users.")).toBeTruthy();
+});
+
+test("a search with no match says 'No users found for your search criteria.'", async () => {
+  serve((url) => json({ users: url.searchParams.get("search") ? [] : [ada], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  await screen.findByRole("cell", { name: "Ada" });
+  fireEvent.change(screen.getByLabelText("Search users"), { target: { value: "zzz" } });
+  expect(await screen.findByText("No users found for your search criteria.", {}, { timeout: 1500 })).toBeTruthy();
+});
+
+test("deleting a user asks first, then says 'User deleted successfully!'", async () => {
+  const seen = serve(() => json({ users: [ada], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Delete Ada" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Yes, delete!" }));
+  expect(await screen.findByText("User deleted successfully!")).toBeTruthy();
+  expect(new URL(seen.find((r) => r.method === "DELETE")!.url).pathname).toBe("/api/admin/users/u1");
+});
