@@ -5,9 +5,10 @@ import { Refusal } from "./errors";
 import { login, type PasswordHasher } from "./sessions";
 
 let database: Database;
+// The first database of a process is made from scratch, which takes a while on a busy machine.
 beforeAll(async () => {
   database = await freshDatabase();
-});
+}, 120_000);
 afterAll(() => database.close());
 
 /** Wraps a hasher and remembers every hash it was asked to verify against. */
