@@ -33,12 +33,23 @@ async function createPostgresTemplate(url: string): Promise<string> {
   const database = await openDatabase({ databaseUrl: withDatabase(url, name), max: 1 });
   await prepareTemplate(database);
   await database.close();
-  process.on("exit", () => {
-    // Best effort: a leftover template is harmless, but tidy up when we can.
-    Bun.spawnSync(["psql", url, "-c", `DROP DATABASE IF EXISTS ${name}`], { stdout: "ignore", stderr: "ignore" });
-  });
   await admin.end();
   return name;
+}
+
+/**
+ * Drops the Postgres template this process made. The preload calls it once after the whole run:
+ * bun test runs no exit handlers, and every run used to leave a template database behind.
+ */
+export async function dropTemplate(): Promise<void> {
+  const name = TEST_DATABASE_URL && (await postgresTemplate?.catch(() => undefined));
+  if (!name) return;
+  const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+  try {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+  } finally {
+    await admin.end();
+  }
 }
 
 /**

@@ -1,8 +1,11 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { setDefaultTimeout } from "bun:test";
+import { afterAll, setDefaultTimeout } from "bun:test";
+import { dropTemplate } from "./db";
 
 // A fresh embedded database takes a second or two; the first one in a process more.
 setDefaultTimeout(60_000);
+// After the whole run: the Postgres template database, when TEST_DATABASE_URL made one.
+afterAll(dropTemplate);
 
 /*
  * For component tests (./dom.ts): react-dom/client decides once per process, when first
