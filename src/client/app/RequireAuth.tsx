@@ -1,0 +1,34 @@
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { Navigate, useLocation } from "react-router";
+import { FullScreenLoader } from "../layout/FullScreenLoader";
+import { useMe, type Me } from "../lib/me";
+
+export const AUTH_REQUIRED = "You must be logged in to access this page!";
+
+/** Where the login page sends the user back to: only our own dashboard paths. */
+export interface FromState {
+  from?: string;
+}
+
+/**
+ * The gate of /userDashboard. No token: off to /logIn with the origin remembered and the
+ * spec's toast. Token but no user yet: the full-screen loader (useMe signs out by itself if
+ * the user cannot be loaded, which lands here again without a token).
+ */
+export function RequireAuth({ children }: { children: (user: Me) => React.ReactNode }) {
+  const { user, token } = useMe();
+  const location = useLocation();
+
+  if (!token) return <RedirectToLogin from={location.pathname + location.search + location.hash} />;
+  if (!user) return <FullScreenLoader />;
+  return <>{children(user)}</>;
+}
+
+function RedirectToLogin({ from }: { from: string }) {
+  useEffect(() => {
+    // A fixed id: React StrictMode and quick re-renders must not stack two copies.
+    toast.error(AUTH_REQUIRED, { id: "auth-required" });
+  }, []);
+  return <Navigate to="/logIn" replace state={{ from } satisfies FromState} />;
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQuery } from "@tanstack/react-query";
+import type { RegisterInput } from "../../../../shared/schemas";
+import { api } from "../../../lib/api";
+
+export const register = (input: RegisterInput) => api<{ msg?: string }>("POST", "/auth/register", { body: input, quiet: true });
+
+export const useRegister = () => useMutation({ mutationFn: register });
+
+/** The admin's referral ID, fetched once per page visit when no ?ref was given. */
+export function useAdminReferralId(enabled: boolean) {
+  return useQuery({
+    queryKey: ["auth", "admin-referral-id"],
+    queryFn: ({ signal }) => api<{ referralId: string }>("GET", "/auth/admin-referral-id", { signal }),
+    enabled,
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+}

@@ -1,0 +1,59 @@
+import { formatDollars } from "../../shared/money";
+import type { Me } from "../lib/me";
+import { Avatar } from "./Avatar";
+import { Brand } from "./Brand";
+import { MenuIcon } from "./icons";
+import { preloadLogout, useLogout } from "./useLogout";
+
+interface HeaderProps {
+  user: Me;
+  /** Present for admins on mobile: opens the drawer. */
+  onOpenMenu?: () => void;
+  menuOpen?: boolean;
+}
+
+export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
+  const { logout, pending } = useLogout();
+  return (
+    <header className="sticky top-0 z-30 border-b border-line-subtle bg-ink/90 backdrop-blur">
+      <div className="flex h-16 items-center gap-2 px-3 sm:gap-3 sm:px-6">
+        {onOpenMenu && (
+          <button
+            type="button"
+            onClick={onOpenMenu}
+            aria-label="Open menu"
+            aria-expanded={menuOpen}
+            className="btn-secondary btn-sm size-10 p-0 text-xl lg:hidden"
+          >
+            <MenuIcon name="menu" />
+          </button>
+        )}
+        <div className="lg:hidden">
+          <Brand compact />
+        </div>
+        <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-4">
+          <p className="m-0 flex items-baseline gap-2 whitespace-nowrap rounded-pill border border-line bg-panel/70 px-3 py-1.5 text-sm">
+            <span className="hidden muted sm:inline">Balance</span>
+            <span className="sr-only sm:hidden">Balance</span>
+            <span className="font-bold tabular-nums text-figure-green">{`${formatDollars(user.balance)} $`}</span>
+          </p>
+          <div className="flex min-w-0 items-center gap-2">
+            <Avatar name={user.name} size={34} />
+            <span className="hidden max-w-40 truncate text-sm font-medium md:inline">{user.name}</span>
+          </div>
+          <button
+            type="button"
+            onClick={() => void logout()}
+            onPointerEnter={preloadLogout}
+            onFocus={preloadLogout}
+            disabled={pending}
+            className="btn-secondary btn-sm"
+          >
+            <MenuIcon name="logout" className="text-base" />
+            <span className="sr-only sm:not-sr-only">Sign Out</span>
+          </button>
+        </div>
+      </div>
+    </header>
+  );
+}
