@@ -1,0 +1,135 @@
+/**
+ * `bun run build`: the client bundles, the CSS and the manifest the server reads.
+ *
+ * - JS: Bun.build with code splitting and minification into public/build/, content-hashed
+ *   names. Two entries: the dashboard app (routes are React.lazy chunks) and the landing
+ *   island (plain DOM code, no React).
+ * - CSS: UnoCSS generated from uno.config.ts over src/client and src/server/web, one hashed file.
+ * - Each JS/CSS file gets a .gz twin that the server sends to gzip-capable clients.
+ * - Budgets (gzip) are checked on the static import graph; the build fails when one is over.
+ */
+import { createGenerator } from "@unocss/core";
+import { Glob } from "bun";
+import { mkdirSync, rmSync } from "node:fs";
+import { basename, join, relative } from "node:path";
+import unoConfig from "../uno.config";
+import type { Manifest } from "../src/server/web/manifest";
+
+const ROOT = join(import.meta.dir, "..");
+const OUT = join(ROOT, "public", "build");
+const URL_BASE = "/build/";
+const ENTRIES = { app: "src/client/app/main.tsx", landing: "src/client/landing/island.ts" } as const;
+const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
+const KB = 1024;
+const BUDGETS = { landingOwn: 10 * KB, landingAll: 80 * KB, appFirstLoad: 120 * KB };
+
+const gzipSize = (bytes: Uint8Array<ArrayBuffer>) => Bun.gzipSync(bytes, { level: 9 }).byteLength;
+const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;
+
+async function buildJs() {
+  const result = await Bun.build({
+    entrypoints: Object.values(ENTRIES).map((e) => join(ROOT, e)),
+    outdir: OUT,
+    target: "browser",
+    format: "esm",
+    splitting: true,
+    minify: true,
+    sourcemap: "linked",
+    metafile: true,
+    naming: { entry: "[name]-[hash].[ext]", chunk: "chunk-[hash].[ext]", asset: "asset-[hash].[ext]" },
+    define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  });
+  if (!result.success || !result.metafile) {
+    for (const log of result.logs) console.error(log);
+    throw new Error("JavaScript build failed");
+  }
+  return result.metafile;
+}
+
+async function buildCss(): Promise<string> {
+  const uno = await createGenerator(unoConfig);
+  const tokens = new Set<string>();
+  for (const pattern of CSS_SOURCES) {
+    for await (const file of new Glob(pattern).scan({ cwd: ROOT, absolute: true })) {
+      if (/\.test\.tsx?$/.test(file)) continue;
+      await uno.applyExtractors(await Bun.file(file).text(), file, tokens);
+    }
+  }
+  const { css } = await uno.generate(tokens, { preflights: true, minify: true });
+  const hash = new Bun.CryptoHasher("sha256").update(css).digest("hex").slice(0, 10);
+  const name = `styles-${hash}.css`;
+  await Bun.write(join(OUT, name), css);
+  return name;
+}
+
+type Outputs = NonNullable<Bun.BuildOutput["metafile"]>["outputs"];
+
+/** The entry's output file and every chunk it imports statically (what loads before it runs). */
+function staticGraph(outputs: Outputs, entry: string): string[] {
+  const start = Object.keys(outputs).find((key) => outputs[key]!.entryPoint?.endsWith(entry));
+  if (!start) throw new Error(`No output for entry ${entry}`);
+  const seen = new Set<string>([start]);
+  const queue = [start];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    for (const imp of outputs[current]!.imports) {
+      if (imp.kind !== "import-statement") continue;
+      const key = Object.keys(outputs).find((k) => basename(k) === basename(imp.path));
+      if (key && !seen.has(key)) {
+        seen.add(key);
+        queue.push(key);
+      }
+    }
+  }
+  return [...seen];
+}
+
+rmSync(OUT, { recursive: true, force: true });
+mkdirSync(OUT, { recursive: true });
+const started = performance.now();
+const [metafile, cssName] = await Promise.all([buildJs(), buildCss()]);
+
+// Sizes of every emitted JS/CSS file, and its .gz twin for the server.
+const sizes = new Map<string, { raw: number; gzip: number }>();
+for await (const file of new Glob("*.{js,css}").scan({ cwd: OUT })) {
+  const bytes = await Bun.file(join(OUT, file)).bytes();
+  const gz = Bun.gzipSync(bytes, { level: 9 });
+  await Bun.write(join(OUT, `${file}.gz`), gz);
+  sizes.set(file, { raw: bytes.byteLength, gzip: gzipSize(bytes) });
+}
+const gz = (files: string[]) => files.reduce((sum, f) => sum + (sizes.get(basename(f))?.gzip ?? 0), 0);
+const url = (file: string) => URL_BASE + basename(file);
+
+const appGraph = staticGraph(metafile.outputs, ENTRIES.app);
+const landingGraph = staticGraph(metafile.outputs, ENTRIES.landing);
+const landingOwn = landingGraph.filter((f) => !appGraph.includes(f));
+
+const manifest: Manifest = {
+  css: [URL_BASE + cssName],
+  app: { entry: url(appGraph[0]!), preload: appGraph.slice(1).map(url) },
+  landing: { entry: url(landingGraph[0]!), preload: landingGraph.slice(1).map(url) },
+};
+await Bun.write(join(OUT, "manifest.json"), JSON.stringify(manifest, null, 2));
+
+console.log(`Built in ${Math.round(performance.now() - started)} ms -> ${relative(ROOT, OUT)}/\n`);
+console.log(`${"file".padEnd(34)} ${"raw".padStart(10)} ${"gzip".padStart(10)}`);
+for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
+  console.log(`${file.padEnd(34)} ${kb(s.raw).padStart(10)} ${kb(s.gzip).padStart(10)}`);
+}
+
+const checks = [
+  { name: "landing-specific JS (island + chunks only it uses)", size: gz(landingOwn), budget: BUDGETS.landingOwn },
+  { name: "all landing JS (island + static imports)", size: gz(landingGraph), budget: BUDGETS.landingAll },
+  { name: "dashboard first load JS (entry + static imports)", size: gz(appGraph), budget: BUDGETS.appFirstLoad },
+];
+console.log(`\nCSS (all pages): ${kb(sizes.get(cssName)!.gzip)} gzip\nBudgets (gzip):`);
+let over = false;
+for (const c of checks) {
+  const ok = c.size <= c.budget;
+  over ||= !ok;
+  console.log(`  ${ok ? "ok  " : "OVER"} ${c.name.padEnd(52)} ${kb(c.size).padStart(9)} / ${kb(c.budget)}`);
+}
+if (over) {
+  console.error("\nA bundle is over its budget; see above.");
+  process.exit(1);
+}
