@@ -1,14 +1,16 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { Database } from "../db/client";
 import { ADMIN, freshDatabase, testHasher } from "../testing/db";
 import { Refusal } from "./errors";
 import { login, type PasswordHasher } from "./sessions";
 
+// The preload's default timeout reaches the first test file of a run only; databases take a while.
+setDefaultTimeout(60_000);
+
 let database: Database;
-// The first database of a process is made from scratch, which takes a while on a busy machine.
 beforeAll(async () => {
   database = await freshDatabase();
-}, 120_000);
+});
 afterAll(() => database.close());
 
 /** Wraps a hasher and remembers every hash it was asked to verify against. */

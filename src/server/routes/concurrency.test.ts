@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { onPostgres } from "../../testing/db";
 import { createHarness, type Answer, type Harness } from "../../testing/harness";
+
+// The preload's default timeout reaches the first test file of a run only; databases take a while.
+setDefaultTimeout(60_000);
 
 /**
  * Races between requests. PGlite runs one transaction at a time, so these only mean something

@@ -1,7 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { createHarness, type Harness } from "../../testing/harness";
+
+// The preload's default timeout reaches the first test file of a run only; databases take a while.
+setDefaultTimeout(60_000);
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { sign } from "hono/jwt";
 import { createHarness, TEST_JWT_SECRET, type Harness } from "../../testing/harness";
+
+// The preload's default timeout reaches the first test file of a run only; databases take a while.
+setDefaultTimeout(60_000);
 
 let h: Harness;
 beforeAll(async () => {
