@@ -4,6 +4,8 @@ import type { LevelView } from "./levels";
 
 interface LevelCardProps {
   view: LevelView;
+  /** False for a locked level above the next one: its button stays (to say why) but is muted. */
+  buyable: boolean;
   slotCount: number;
   selected: boolean;
   busy: boolean;
@@ -13,7 +15,7 @@ interface LevelCardProps {
 }
 
 /** One level: price, state and the one action that state allows. */
-export function LevelCard({ view, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
+export function LevelCard({ view, buyable, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
   const { level, status, price } = view;
   return (
     <article className={`card flex flex-col gap-3 ${selected ? "ring-2 ring-line-strong" : ""}`}>
@@ -21,12 +23,12 @@ export function LevelCard({ view, slotCount, selected, busy, onSelect, onBuy, on
         type="button"
         aria-pressed={selected}
         onClick={onSelect}
-        className="focus-ring flex items-center justify-between gap-2 rounded text-left"
+        className="focus-ring flex flex-wrap items-center justify-between gap-2 rounded text-left"
       >
-        <span className="card-title">Level {level}</span>
+        <span className="text-lg font-semibold text-fg">Level {level}</span>
         <StatusBadge status={status} />
       </button>
-      <dl className="grid grid-cols-2 gap-1 text-sm">
+      <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 text-sm">
         <dt className="muted">Cost</dt>
         <dd className="text-right">{price ? <Money value={price.cost} /> : "—"}</dd>
         {status === "frozen" && (
@@ -45,7 +47,7 @@ export function LevelCard({ view, slotCount, selected, busy, onSelect, onBuy, on
         )}
       </dl>
       {status === "locked" && (
-        <button type="button" className="btn btn-primary btn-sm focus-ring" disabled={busy} onClick={onBuy}>
+        <button type="button" className={`btn btn-sm focus-ring ${buyable ? "btn-primary" : "btn-secondary"}`} disabled={busy} onClick={onBuy}>
           Buy Lvl {level}
         </button>
       )}

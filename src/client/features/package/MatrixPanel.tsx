@@ -36,11 +36,11 @@ export function MatrixPanel({ program, view }: { program: ProgramId; view: Level
           Cycles: <span className="tabular-nums">{cycles}</span> · Earned: <Money value={earned} className="text-figure-green" />
         </p>
       </div>
-      <ol className="grid grid-cols-2 gap-3 sm:grid-cols-3">
+      <ol className="grid grid-cols-3 gap-2 sm:gap-3">
         {slots.map((slot) => (
           <li
             key={slot.slot}
-            className={`rounded-lg border p-3 ${slot.filled ? "border-active/40 bg-active/12" : "border-dashed border-line-subtle"}`}
+            className={`min-w-0 rounded-lg border p-2 sm:p-3 ${slot.filled ? "border-active/40 bg-active/12" : "border-dashed border-line-subtle"}`}
           >
             <p className="muted text-xs">Slot {slot.slot}</p>
             <p className="font-semibold">{slot.filled ? "Filled" : "Empty"}</p>

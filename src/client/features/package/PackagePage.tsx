@@ -6,7 +6,7 @@ import { useLevels } from "../programs/api/getLevels";
 import { LevelCard } from "./LevelCard";
 import { MatrixPanel } from "./MatrixPanel";
 import { ProgramTabs, panelId, tabId } from "./ProgramTabs";
-import { joinLevels } from "./levels";
+import { canPurchase, joinLevels } from "./levels";
 import { useLevelActions } from "./useLevelActions";
 
 /** Programs page: the levels of 3P or 6P, what each costs, and the slots of the selected one. */
@@ -41,11 +41,12 @@ export default function PackagePage() {
           {() => (
             <>
               {selectedView && <MatrixPanel program={program} view={selectedView} />}
-              <ul className="grid grid-cols-1 gap-4 sm:grid-cols-2 xl:grid-cols-4">
+              <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4">
                 {levels.map((view) => (
                   <li key={view.level}>
                     <LevelCard
                       view={view}
+                      buyable={canPurchase(view.level, levels)}
                       slotCount={SLOTS_PER_LEVEL[program]}
                       selected={view.level === selected}
                       busy={actions.busy}

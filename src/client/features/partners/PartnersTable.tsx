@@ -1,30 +1,13 @@
+import { DataTable, type Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
 import type { Partner } from "./api/getPartners";
 
+const columns: Column<Partner>[] = [
+  { header: "Name", cell: (partner) => partner.name },
+  { header: "Joined", cell: (partner) => <DateTime value={partner.joinedAt} /> },
+  { header: "Their team", numeric: true, cell: (partner) => partner.partners },
+];
+
 export function PartnersTable({ rows }: { rows: Partner[] }) {
-  return (
-    <div className="card overflow-x-auto p-0">
-      <table className="table min-w-[28rem]">
-        <caption className="sr-only">Your direct partners, newest first</caption>
-        <thead>
-          <tr>
-            <th className="th">Name</th>
-            <th className="th">Joined</th>
-            <th className="th text-right">Their team</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((partner) => (
-            <tr key={partner._id}>
-              <td className="td">{partner.name}</td>
-              <td className="td">
-                <DateTime value={partner.joinedAt} />
-              </td>
-              <td className="td text-right tabular-nums">{partner.partners}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  return <DataTable caption="Your direct partners, newest first" rows={rows} rowKey={(partner) => partner._id} columns={columns} />;
 }

@@ -17,7 +17,7 @@ export default function AdminDashboardPage() {
     <div className="flex flex-col gap-8">
       <h1 className="heading-gradient text-2xl font-bold">Admin Dashboard</h1>
       <section aria-labelledby="pending-deposits" className="flex flex-col gap-3">
-        <h2 id="pending-deposits" className="card-title">
+        <h2 id="pending-deposits" className="m-0 text-lg font-semibold text-fg">
           Pending deposits
         </h2>
         <QueryState query={deposits} error={LOAD_FAILED} empty={EMPTY} isEmpty={(rows) => rows.length === 0}>
@@ -31,7 +31,7 @@ export default function AdminDashboardPage() {
         </QueryState>
       </section>
       <section aria-labelledby="pending-withdrawals" className="flex flex-col gap-3">
-        <h2 id="pending-withdrawals" className="card-title">
+        <h2 id="pending-withdrawals" className="m-0 text-lg font-semibold text-fg">
           Pending withdrawals
         </h2>
         <QueryState query={withdrawals} error={LOAD_FAILED} empty={EMPTY} isEmpty={(rows) => rows.length === 0}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { DataTable, type Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
 import { Money } from "../../components/Money";
 import { StatusBadge } from "../../components/StatusBadge";
@@ -11,41 +12,24 @@ interface DepositTableProps {
   actions?: (row: DepositRequest) => ReactNode;
 }
 
+const mono = (text: string) => <span className="break-all font-mono text-xs">{text}</span>;
+
 export function DepositTable({ rows, caption, actions }: DepositTableProps) {
-  return (
-    <div className="card overflow-x-auto p-0">
-      <table className="table min-w-[48rem]">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            <th className="th">Date</th>
-            <th className="th">User</th>
-            <th className="th text-right">Amount</th>
-            <th className="th">From wallet</th>
-            <th className="th">Transaction ID</th>
-            <th className={`th ${actions ? "text-right" : ""}`}>{actions ? "Actions" : "Status"}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row._id}>
-              <td className="td">
-                <DateTime value={row.createdAt} />
-              </td>
-              <td className="td">
-                <span className="block">{row.userName}</span>
-                <span className="muted block text-xs">{row.userEmail}</span>
-              </td>
-              <td className="td-money">
-                <Money value={row.amount} />
-              </td>
-              <td className="td max-w-[12rem] break-all font-mono text-xs">{row.address}</td>
-              <td className="td max-w-[12rem] break-all font-mono text-xs">{row.transactionId}</td>
-              <td className="td">{actions ? actions(row) : <StatusBadge status={row.status} />}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<DepositRequest>[] = [
+    { header: "Date", cell: (row) => <DateTime value={row.createdAt} /> },
+    {
+      header: "User",
+      cell: (row) => (
+        <>
+          <span className="block">{row.userName}</span>
+          <span className="muted block break-all text-xs">{row.userEmail}</span>
+        </>
+      ),
+    },
+    { header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} /> },
+    { header: "From wallet", cell: (row) => mono(row.address) },
+    { header: "Transaction ID", cell: (row) => mono(row.transactionId) },
+    actions ? { header: "Actions", end: true, cell: actions } : { header: "Status", cell: (row) => <StatusBadge status={row.status} /> },
+  ];
+  return <DataTable caption={caption} rows={rows} rowKey={(row) => row._id} columns={columns} />;
 }

@@ -1,4 +1,5 @@
 import toast from "react-hot-toast";
+import { DataTable, type Column } from "../../components/DataTable";
 import { Money } from "../../components/Money";
 import { confirmAction } from "../../lib/confirm";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
@@ -10,7 +11,7 @@ interface UsersTableProps {
   onGift: (user: UserRow) => void;
 }
 
-/** One page of users with the admin's two actions. Scrolls sideways on narrow screens. */
+/** One page of users with the admin's two actions. */
 export function UsersTable({ users, onGift }: UsersTableProps) {
   const remove = useDeleteUser();
 
@@ -29,51 +30,36 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
     }
   }
 
-  return (
-    <div className="card overflow-x-auto p-0">
-      <table className="table min-w-[40rem]">
-        <thead>
-          <tr>
-            <th className="th">ID</th>
-            <th className="th">Name</th>
-            <th className="th">Email</th>
-            <th className="th text-right">Balance</th>
-            <th className="th text-right">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.map((user) => (
-            <tr key={user._id}>
-              <td className="td max-w-[8rem] truncate font-mono text-xs" title={user._id}>
-                {user._id}
-              </td>
-              <td className="td">{user.name}</td>
-              <td className="td break-all">{user.email}</td>
-              <td className="td-money">
-                <Money value={user.balance} />
-              </td>
-              <td className="td">
-                <div className="flex justify-end gap-2">
-                  <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onGift(user)}>
-                    Gift<span className="sr-only"> to {user.name}</span>
-                  </button>
-                  {/* The server refuses to delete admins; the button is not offered. */}
-                  {user.role !== "admin" && (
-                    <button
-                      type="button"
-                      className="btn btn-danger btn-sm focus-ring"
-                      disabled={remove.isPending}
-                      onClick={() => void deleteUser(user)}
-                    >
-                      Delete<span className="sr-only"> {user.name}</span>
-                    </button>
-                  )}
-                </div>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
+  const columns: Column<UserRow>[] = [
+    {
+      header: "ID",
+      cell: (user) => (
+        <span className="block max-w-[10rem] truncate font-mono text-xs" title={user._id}>
+          {user._id}
+        </span>
+      ),
+    },
+    { header: "Name", cell: (user) => user.name },
+    { header: "Email", cell: (user) => <span className="break-all">{user.email}</span> },
+    { header: "Balance", numeric: true, cell: (user) => <Money value={user.balance} /> },
+    {
+      header: "Actions",
+      end: true,
+      cell: (user) => (
+        <span className="flex justify-end gap-2">
+          <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onGift(user)}>
+            Gift<span className="sr-only"> to {user.name}</span>
+          </button>
+          {/* The server refuses to delete admins; the button is not offered. */}
+          {user.role !== "admin" && (
+            <button type="button" className="btn btn-danger btn-sm focus-ring" disabled={remove.isPending} onClick={() => void deleteUser(user)}>
+              Delete<span className="sr-only"> {user.name}</span>
+            </button>
+          )}
+        </span>
+      ),
+    },
+  ];
+
+  return <DataTable caption="Users" rows={users} rowKey={(user) => user._id} columns={columns} />;
 }
