@@ -106,6 +106,14 @@ describe("register", () => {
 });
 
 describe("other payloads", () => {
+  test("emails follow the browser's type=email rule: a host without a dot is fine, spaces are not", () => {
+    expect(loginSchema.parse({ email: "admin@localhost", password: "x" }).email).toBe("admin@localhost");
+    expect(registerSchema.parse({ name: "A", email: "ann@localhost", password: "secret", referralId: "X" }).email).toBe("ann@localhost");
+    for (const bad of ["not-an-email", "a b@example.com", "a@", "@example.com", "a@-example.com"]) {
+      expect(firstMessage(newsletterSchema, { email: bad })).toBe("Please enter a valid email address.");
+    }
+  });
+
   test("login needs an email and a password", () => {
     expect(loginSchema.parse({ email: "a@b.co", password: "x" })).toEqual({ email: "a@b.co", password: "x" });
     expect(firstMessage(loginSchema, { email: "a@b.co" })).toBe("Password is required.");

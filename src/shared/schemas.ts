@@ -11,12 +11,16 @@ const requiredText = (label: string, max = 200) =>
     .min(1, `${label} is required.`)
     .max(max, `${label} must be at most ${max} characters.`);
 
+/**
+ * The browser's own rule for an input of type email (the forms use one), so the server accepts
+ * what the form lets through: a host without a dot, like the first-start admin@localhost, too.
+ */
 const email = z
   .string({ error: "Email is required." })
   .trim()
   .min(1, "Email is required.")
   .max(254, "Email must be at most 254 characters.")
-  .pipe(z.email("Please enter a valid email address."));
+  .pipe(z.email({ pattern: z.regexes.html5Email, error: "Please enter a valid email address." }));
 
 interface AmountRules {
   label?: string;
