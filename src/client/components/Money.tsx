@@ -13,5 +13,5 @@ export function Money({ value, signed = false, className = "" }: MoneyProps) {
   return <span className={`tabular-nums whitespace-nowrap ${className}`}>{text}</span>;
 }
 
-/** The same text for places that need a string (toasts, dialogs). */
-export const formatMoney = (value: number) => `${formatDollars(value)} $`;
+/** The same text for places that need a string (toasts, dialogs); a no-break space keeps "$" with its figure. */
+export const formatMoney = (value: number) => `${formatDollars(value)}\u00a0$`;
