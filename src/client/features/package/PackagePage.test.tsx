@@ -92,3 +92,29 @@ test("switching to 6P resets the selected level to 1", async () => {
   expect(await screen.findByText("Level 1 is locked.")).toBeTruthy();
   await waitFor(() => expect(screen.getByRole("button", { name: /Level 1/, pressed: true })).toBeTruthy());
 });
+
+test("unfreezing asks first, posts the unfreeze and falls back to 'Level unfrozen successfully!'", async () => {
+  const me = meWith(["active", "frozen", "locked", "locked"]);
+  const seen = serveFetch((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(me);
+    if (path.endsWith("/levels")) return json(prices);
+    if (path.includes("/unfreeze/")) return json({});
+    return json({ program: "3p", level: 1, status: "active", slotCount: 3, cycles: 0, slots: [], earned: 0 });
+  });
+  renderClient(<PackagePage />, { me });
+  fireEvent.click(await screen.findByRole("button", { name: "Unfreeze Lvl 2" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Yes, unfreeze it!" }));
+  expect(await screen.findByText("Level unfrozen successfully!")).toBeTruthy();
+  expect(new URL(posts(seen)[0]!.url).pathname).toBe("/api/user/packages/unfreeze/3p/2");
+});
+
+test("a level missing from the price list says 'Could not find level details. Please try again.'", async () => {
+  // Levels 1-4 owned, level 5 next to buy, but the price list stops at 4.
+  const me = meWith(["active", "active", "active", "active", "locked"]);
+  const seen = serve(me);
+  renderClient(<PackagePage />, { me });
+  fireEvent.click(await screen.findByRole("button", { name: "Buy Lvl 5" }));
+  expect(await screen.findByText("Could not find level details. Please try again.")).toBeTruthy();
+  expect(posts(seen)).toHaveLength(0);
+});
