@@ -30,10 +30,13 @@ export interface NewUser {
 
 /** Registers a user under the holder of `referralId`, and counts them in every upline's team. */
 export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string }> {
+  // Locked (key share, as the foreign key would) so that a deletion of the referrer in flight
+  // is waited for, and then seen.
   const [referrer] = await tx
     .select({ id: users.id, depth: users.depth })
     .from(users)
-    .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)));
+    .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)))
+    .for("key share");
   if (!referrer) return refuse("invalid", MSG.invalidReferral);
 
   // The unique indexes decide, not a read before the write: a registration racing ours with the

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { inTransaction } from "../../core/tx";
+import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
 import { createHarness, type Answer, type Harness } from "../../testing/harness";
 
@@ -194,6 +196,30 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     // Everyone in this database registered below the admin, and nobody was deleted.
     const everyone = (await h.call("GET", "/api/admin/users?limit=100", { token: h.adminToken })).body.users;
     expect((await h.me(h.adminToken)).totalPartners).toBe(everyone.length - 1);
+  });
+
+  test("a registration racing the deletion of its sponsor is refused once the deletion commits", async () => {
+    const sponsor = await h.signUp();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let deleted!: () => void;
+    const deletedNow = new Promise<void>((resolve) => (deleted = resolve));
+    // An admin's deletion, done but not yet committed.
+    const deletion = inTransaction(h.db, async (tx) => {
+      await deleteUser(tx, sponsor.id);
+      deleted();
+      await held;
+    });
+    await deletedNow;
+    const registration = h.call("POST", "/api/auth/register", {
+      body: { name: "Late", email: `late-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret", referralId: sponsor.myReferralId },
+    });
+    await Bun.sleep(300);
+    release();
+    await deletion;
+    const res = await registration;
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID." } });
+    expectNoServerErrors([res]);
   });
 
   test("many parallel registrations under one sponsor count every partner once", async () => {
