@@ -37,6 +37,7 @@ export async function requestWithdrawal(
   userId: string,
   input: { accountType: WithdrawalMethod; accountNumber: string; amount: Cents },
 ): Promise<{ id: string }> {
+  await lockSender(tx, userId);
   await hold(tx, userId, input.amount, MSG.exceedsAvailable);
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input });
@@ -84,7 +85,16 @@ async function lockActiveUser(tx: Tx, where: SQL | undefined) {
   return row;
 }
 
+/**
+ * The token was checked before this transaction began; a deletion may have committed since, or
+ * be about to. Locking the sender's row waits for it and then refuses, like the token check would.
+ */
+async function lockSender(tx: Tx, userId: string): Promise<void> {
+  if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("unauthorized", MSG.badToken);
+}
+
 export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail: string; amount: Cents }): Promise<void> {
+  await lockSender(tx, senderId);
   const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, input.recipientEmail.trim().toLowerCase()));
   if (!recipient) return refuse("not_found", MSG.recipientNotFound);
   if (recipient.id === senderId) return refuse("invalid", MSG.giftToSelf);

@@ -198,28 +198,52 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     expect((await h.me(h.adminToken)).totalPartners).toBe(everyone.length - 1);
   });
 
-  test("a registration racing the deletion of its sponsor is refused once the deletion commits", async () => {
-    const sponsor = await h.signUp();
+  /** Deletes a user in a transaction kept open while `during` starts its requests. */
+  async function whileDeleting<T>(userId: string, during: () => Promise<T>): Promise<T> {
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
     let deleted!: () => void;
     const deletedNow = new Promise<void>((resolve) => (deleted = resolve));
-    // An admin's deletion, done but not yet committed.
     const deletion = inTransaction(h.db, async (tx) => {
-      await deleteUser(tx, sponsor.id);
+      await deleteUser(tx, userId);
       deleted();
       await held;
     });
     await deletedNow;
-    const registration = h.call("POST", "/api/auth/register", {
-      body: { name: "Late", email: `late-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret", referralId: sponsor.myReferralId },
-    });
+    const requests = during();
+    // Long enough for the requests to reach the database and wait on the deletion's lock.
     await Bun.sleep(300);
     release();
     await deletion;
-    const res = await registration;
+    return requests;
+  }
+
+  test("a registration racing the deletion of its sponsor is refused once the deletion commits", async () => {
+    const sponsor = await h.signUp();
+    const res = await whileDeleting(sponsor.id, () =>
+      h.call("POST", "/api/auth/register", {
+        body: { name: "Late", email: `late-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret", referralId: sponsor.myReferralId },
+      }),
+    );
     expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID." } });
     expectNoServerErrors([res]);
+  });
+
+  test("money a user sends while being deleted stays put once the deletion commits", async () => {
+    const user = await h.signUp();
+    const friend = await h.signUp();
+    await h.fund(user.token, 50);
+    const answers = await whileDeleting(user.id, () =>
+      Promise.all([
+        h.call("POST", "/api/user/gift", { token: user.token, body: { amount: 10, recipientEmail: friend.email } }),
+        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TGone", amount: 10 } }),
+      ]),
+    );
+    for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { msg: "Token is not valid" } });
+    expect(await h.account(user.id)).toEqual({ balance: 5000n, held: 0n });
+    expect((await h.me(friend.token)).balance).toBe(0);
+    expectNoServerErrors(answers);
+    await h.checkLedger();
   });
 
   test("many parallel registrations under one sponsor count every partner once", async () => {
