@@ -28,13 +28,17 @@ const theme: Theme = {
   },
 };
 
-/** Short motion, and none at all for people who ask for less (design.md). */
-const reducedMotion: Preflight = {
+/**
+ * Page basics, keyframes, sweetalert2's colours from our tokens, and short motion or none at
+ * all for people who ask for less (design.md).
+ */
+const base: Preflight = {
   getCSS: () => `
 html{color-scheme:dark;-webkit-text-size-adjust:100%}
 body{margin:0;background:${colors.ink.DEFAULT};color:${colors.fg.DEFAULT}}
 @media (prefers-reduced-motion: no-preference){html{scroll-behavior:smooth}}
 @media (prefers-reduced-motion: reduce){*,::before,::after{animation-duration:.01ms!important;animation-iteration-count:1!important;transition-duration:.01ms!important;scroll-behavior:auto!important}}
+.swal2-popup{--swal2-background:${colors.panel.DEFAULT};--swal2-color:${colors.fg.DEFAULT}}
 @keyframes marquee{from{transform:translateX(0)}to{transform:translateX(-50%)}}
 @keyframes spin{to{transform:rotate(360deg)}}
 @keyframes slide-in{from{transform:translateX(-100%)}to{transform:none}}
@@ -91,7 +95,7 @@ const config: UserConfig<Theme> = {
   presets: [presetWind4({ preflights: { reset: true } })],
   theme,
   shortcuts,
-  preflights: [reducedMotion],
+  preflights: [base],
   // Classes composed at runtime (e.g. `badge-${status}`) are listed so they always exist.
   safelist: ["badge-active", "badge-frozen", "badge-locked", "badge-pending", "badge-accepted", "badge-declined"],
 };

@@ -6,11 +6,13 @@
  *   island (plain DOM code, no React).
  * - CSS: UnoCSS generated from uno.config.ts over src/client and src/server/web, one hashed file.
  * - Each JS/CSS file gets a .gz twin that the server sends to gzip-capable clients.
+ * - Files of earlier builds stay for an hour: a page opened before a rebuild can still load
+ *   its lazy chunks. Older leftovers are removed.
  * - Budgets (gzip) are checked on the static import graph; the build fails when one is over.
  */
 import { createGenerator } from "@unocss/core";
 import { Glob } from "bun";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import unoConfig from "../uno.config";
 import type { Manifest } from "../src/server/web/manifest";
@@ -21,6 +23,7 @@ const URL_BASE = "/build/";
 const ENTRIES = { app: "src/client/app/main.tsx", landing: "src/client/landing/island.ts" } as const;
 const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
 const KB = 1024;
+const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
 const BUDGETS = { landingOwn: 10 * KB, landingAll: 80 * KB, appFirstLoad: 120 * KB };
 
 const gzipSize = (bytes: Uint8Array<ArrayBuffer>) => Bun.gzipSync(bytes, { level: 9 }).byteLength;
@@ -84,14 +87,14 @@ function staticGraph(outputs: Outputs, entry: string): string[] {
   return [...seen];
 }
 
-rmSync(OUT, { recursive: true, force: true });
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
 const [metafile, cssName] = await Promise.all([buildJs(), buildCss()]);
+const emitted = [...Object.keys(metafile.outputs).map((key) => basename(key)), cssName];
 
 // Sizes of every emitted JS/CSS file, and its .gz twin for the server.
 const sizes = new Map<string, { raw: number; gzip: number }>();
-for await (const file of new Glob("*.{js,css}").scan({ cwd: OUT })) {
+for (const file of emitted) {
   const bytes = await Bun.file(join(OUT, file)).bytes();
   const gz = Bun.gzipSync(bytes, { level: 9 });
   await Bun.write(join(OUT, `${file}.gz`), gz);
@@ -110,6 +113,12 @@ const manifest: Manifest = {
   landing: { entry: url(landingGraph[0]!), preload: landingGraph.slice(1).map(url) },
 };
 await Bun.write(join(OUT, "manifest.json"), JSON.stringify(manifest, null, 2));
+
+const keep = new Set(["manifest.json", ...emitted.flatMap((f) => [f, `${f}.gz`, `${f}.map`])]);
+for (const file of readdirSync(OUT)) {
+  const path = join(OUT, file);
+  if (!keep.has(file) && Date.now() - statSync(path).mtimeMs > KEEP_OLD_BUILDS_MS) unlinkSync(path);
+}
 
 console.log(`Built in ${Math.round(performance.now() - started)} ms -> ${relative(ROOT, OUT)}/\n`);
 console.log(`${"file".padEnd(34)} ${"raw".padStart(10)} ${"gzip".padStart(10)}`);

@@ -1,3 +1,4 @@
+import { atom, useAtomValue } from "jotai";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Navigate, useLocation } from "react-router";
@@ -5,6 +6,13 @@ import { FullScreenLoader } from "../layout/FullScreenLoader";
 import { useMe, type Me } from "../lib/me";
 
 export const AUTH_REQUIRED = "You must be logged in to access this page!";
+
+/**
+ * True while the user is deliberately signing out. The token disappears at once (a sync
+ * store update) while the move to /login is a router transition that renders later, so for a
+ * moment the guard sees "no token": this tells it not to call that a stranger's visit.
+ */
+export const signingOutAtom = atom(false);
 
 /** Where the login page sends the user back to: only our own dashboard paths. */
 export interface FromState {
@@ -19,7 +27,9 @@ export interface FromState {
 export function RequireAuth({ children }: { children: (user: Me) => React.ReactNode }) {
   const { user, token } = useMe();
   const location = useLocation();
+  const signingOut = useAtomValue(signingOutAtom);
 
+  if (!token && signingOut) return <Navigate to="/login" replace />;
   if (!token) return <RedirectToLogin from={location.pathname + location.search + location.hash} />;
   if (!user) return <FullScreenLoader />;
   return <>{children(user)}</>;

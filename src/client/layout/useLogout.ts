@@ -3,7 +3,8 @@ import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { LOGOUT_DIALOG_MS } from "../../shared/constants";
 import { api } from "../lib/api";
-import { setToken } from "../lib/session";
+import { setToken, store } from "../lib/session";
+import { signingOutAtom } from "../app/RequireAuth";
 
 /**
  * sweetalert2 is loaded on demand: it is needed only when someone signs out, so it stays out
@@ -23,7 +24,8 @@ export function useLogout() {
     const confirmed = await confirmAction({ title: "Are you sure?", text: "Do you want to log out?", confirmText: "Yes, logout!" });
     if (!confirmed) return;
     setPending(true);
-    const look = { theme: "dark" as const, buttonsStyling: false, customClass: { popup: "card", confirmButton: "btn btn-primary" } };
+    // An opaque panel: sweetalert masks parts of its success icon with the popup colour.
+    const look = { theme: "dark" as const, buttonsStyling: false, customClass: { popup: "card bg-panel", confirmButton: "btn btn-primary" } };
     try {
       await api("POST", "/auth/logout", { quiet: true });
     } catch (error) {
@@ -32,10 +34,10 @@ export function useLogout() {
       await Swal.fire({ ...look, icon: "error", title: "Error!", text });
       return;
     }
-    // Sign out at once (token, cached user), leaving the protected area in the same render so
-    // its guard never mistakes this for a stranger's visit; the success dialog then shows for
-    // 2 seconds over the login page. Doing it the other way round would leave a revoked token
-    // in place for 2 seconds, and a background refetch would hit a 401 mid-dialog.
+    // Sign out at once (token, cached user) and leave for /login; the success dialog then
+    // shows for 2 seconds over the login page. Doing it the other way round would leave a
+    // revoked token in place for 2 seconds, and a background refetch would hit a 401 mid-dialog.
+    store.set(signingOutAtom, true);
     navigate("/login", { replace: true });
     setToken(null);
     client.clear();
@@ -47,6 +49,7 @@ export function useLogout() {
       timer: LOGOUT_DIALOG_MS,
       showConfirmButton: false,
     });
+    store.set(signingOutAtom, false);
   }, [navigate, client]);
 
   return { logout, pending };

@@ -11,7 +11,7 @@ import type { AppEnv } from "../env";
 import { NO_ASSETS, renderDocument, type Assets } from "./Document";
 import { LandingPage } from "./landing/LandingPage";
 import type { LevelPrices } from "./landing/Programs";
-import { loadManifest, PUBLIC_DIR, type Manifest } from "./manifest";
+import { manifestReader, PUBLIC_DIR, type Manifest } from "./manifest";
 import { NotFoundPage } from "./NotFoundPage";
 import { ShellPage, type ShellKind } from "./ShellPage";
 import type { NewsletterNotice } from "./SiteFooter";
@@ -39,11 +39,12 @@ const NOTICES: Record<string, NewsletterNotice> = {
 
 /** Pages and assets, mounted after the API by createApp(deps, { web: mountWeb }). */
 export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
-  const manifest = options.manifest !== undefined ? options.manifest : loadManifest();
-  const landingAssets: Assets = manifest
-    ? { css: manifest.css, scripts: [manifest.landing.entry], preload: manifest.landing.preload }
-    : NO_ASSETS;
-  const appAssets: Assets = manifest ? { css: manifest.css, scripts: [manifest.app.entry], preload: manifest.app.preload } : NO_ASSETS;
+  const fixed = options.manifest;
+  const manifest = fixed !== undefined ? () => fixed : manifestReader();
+  const assets = (bundle: "landing" | "app"): Assets => {
+    const m = manifest();
+    return m ? { css: m.css, scripts: [m[bundle].entry], preload: m[bundle].preload } : NO_ASSETS;
+  };
 
   // HTML is small but compresses ~5x; assets come precompressed from the build instead.
   const html = (c: Context<AppEnv>, body: string, status: 200 | 404 = 200) =>
@@ -52,7 +53,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   app.get("/", compress(), async (c) => {
     const prices = await levelPrices(c);
     const notice = NOTICES[c.req.query("newsletter") ?? ""] ?? null;
-    return html(c, renderDocument(<LandingPage assets={landingAssets} prices={prices} notice={notice} />));
+    return html(c, renderDocument(<LandingPage assets={assets("landing")} prices={prices} notice={notice} />));
   });
 
   app.post("/newsletter", bodyLimit({ maxSize: 4096 }), async (c) => {
@@ -70,12 +71,12 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     const path = c.req.path.toLowerCase().replace(/\/+$/, "");
     const shell = SHELLS.find((s) => s.match(path));
     if (!shell) return next();
-    return html(c, renderDocument(<ShellPage assets={appAssets} kind={shell.kind} title={shell.title} />));
+    return html(c, renderDocument(<ShellPage assets={assets("app")} kind={shell.kind} title={shell.title} />));
   });
 
   app.use("*", servePublic(options.publicDir ?? PUBLIC_DIR));
 
-  app.get("*", compress(), (c) => html(c, renderDocument(<NotFoundPage assets={landingAssets} path={c.req.path} />), 404));
+  app.get("*", compress(), (c) => html(c, renderDocument(<NotFoundPage assets={assets("landing")} path={c.req.path} />), 404));
 }
 
 /** Level prices for the program cards; the page still renders (without prices) if the query fails. */
