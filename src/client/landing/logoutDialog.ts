@@ -18,7 +18,7 @@ const MARK = { question: "?", success: "✓", error: "!" };
 export function showDialog({ title, text, tone, confirmText = "OK", cancelText, timerMs }: DialogOptions): Promise<boolean> {
   const dialog = document.createElement("dialog");
   dialog.className =
-    "w-[min(26rem,calc(100vw-2rem))] rounded-card border border-line bg-panel p-6 text-center text-fg shadow-raised backdrop:bg-black/70";
+    "m-auto w-[min(26rem,calc(100vw-2rem))] rounded-card border border-line bg-panel p-6 text-center text-fg shadow-raised backdrop:bg-black/70";
   dialog.setAttribute("aria-labelledby", "dlg-title");
   dialog.setAttribute("aria-describedby", "dlg-text");
   dialog.innerHTML = `

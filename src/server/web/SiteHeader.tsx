@@ -17,14 +17,14 @@ export function SiteHeader() {
           </span>
           <span className="sr-only min-[400px]:hidden">{brand.name}</span>
         </a>
-        <nav aria-label="Main" className="hidden flex-1 justify-center gap-1 md:flex">
+        <nav aria-label="Main" className="hidden flex-1 justify-center gap-1 lg:flex">
           {nav.map((link) => (
-            <a key={link.href} href={link.href} className="rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring">
+            <a key={link.href} href={link.href} className="whitespace-nowrap rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring">
               {link.label}
             </a>
           ))}
         </nav>
-        <div className="ml-auto flex items-center gap-2 md:ml-0" data-auth-slot>
+        <div className="ml-auto flex items-center gap-2 lg:ml-0" data-auth-slot>
           <a href="/login" className="btn-secondary btn-sm">
             Log In
           </a>
@@ -39,12 +39,12 @@ export function SiteHeader() {
           aria-controls="mobile-nav"
           aria-expanded="false"
           aria-label="Open menu"
-          className="btn-secondary btn-sm px-2.5 text-lg md:hidden"
+          className="btn-secondary btn-sm px-2.5 text-lg lg:hidden"
         >
           <LandingIcon name="menu" />
         </button>
       </div>
-      <nav id="mobile-nav" aria-label="Main" hidden className="border-t border-line-subtle px-4 pb-4 pt-2 md:hidden">
+      <nav id="mobile-nav" aria-label="Main" hidden className="border-t border-line-subtle px-4 pb-4 pt-2 lg:hidden">
         <ul className="m-0 grid list-none gap-1 p-0">
           {nav.map((link) => (
             <li key={link.href}>
