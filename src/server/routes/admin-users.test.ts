@@ -14,7 +14,10 @@ describe("GET /api/admin/users", () => {
     h = await createHarness();
   });
   afterAll(() => h.close());
-  afterEach(() => expect(h.logged).toEqual([]));
+  afterEach(async () => {
+    expect(h.logged).toEqual([]);
+    await h.checkLedger();
+  });
 
   const list = (query = "") => h.call("GET", `/api/admin/users${query}`, { token: h.adminToken });
 
@@ -82,7 +85,10 @@ describe("DELETE /api/admin/users/{id}", () => {
     h = await createHarness();
   });
   afterAll(() => h.close());
-  afterEach(() => expect(h.logged).toEqual([]));
+  afterEach(async () => {
+    expect(h.logged).toEqual([]);
+    await h.checkLedger();
+  });
 
   test("DELETE /api/admin/users/{id} removes the user softly: no sign-in, no token, not listed, history kept", async () => {
     const sponsor = await h.signUp();

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { inTransaction } from "../../core/tx";
 import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
@@ -17,6 +17,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     h = await createHarness({ max: 20 });
   });
   afterAll(() => h.close());
+  afterEach(() => h.checkLedger());
 
   const statuses = (answers: Answer[]) => {
     const counts: Record<string, number> = {};

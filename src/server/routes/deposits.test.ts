@@ -11,8 +11,11 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
-// Refusals are answers; nothing here may reach the 500 path.
-afterEach(() => expect(h.logged).toEqual([]));
+// Refusals are answers; nothing here may reach the 500 path. And whatever a test did, the ledger holds.
+afterEach(async () => {
+  expect(h.logged).toEqual([]);
+  await h.checkLedger();
+});
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/deposit", { token, body });
 const txId = () => `tx-${crypto.randomUUID()}`;

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { sign } from "hono/jwt";
 import { createHarness, TEST_JWT_SECRET, type Harness } from "../../testing/harness";
@@ -11,6 +11,7 @@ beforeAll(async () => {
   h = await createHarness();
 });
 afterAll(() => h.close());
+afterEach(() => h.checkLedger());
 
 const now = () => Math.floor(Date.now() / 1000);
 const noToken = { msg: "No token, authorization denied" };
