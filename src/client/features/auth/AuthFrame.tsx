@@ -1,7 +1,10 @@
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
+import { brand } from "../../landing/content";
 import { Brand } from "../../layout/Brand";
 
 interface AuthFrameProps {
+  /** The browser tab's title, kept right when moving between login and register. */
+  pageTitle?: string;
   title?: string;
   subtitle?: string;
   children?: ReactNode;
@@ -10,7 +13,10 @@ interface AuthFrameProps {
 }
 
 /** The login and register pages: one centred card on the dark page with a faint violet glow, no site chrome. */
-export function AuthFrame({ title, subtitle, children, busy = false }: AuthFrameProps) {
+export function AuthFrame({ pageTitle, title, subtitle, children, busy = false }: AuthFrameProps) {
+  useEffect(() => {
+    if (pageTitle) document.title = `${pageTitle} | ${brand.name}`;
+  }, [pageTitle]);
   return (
     <div className="relative flex min-h-screen items-center justify-center px-4 py-10">
       <div aria-hidden="true" className="pointer-events-none fixed inset-0 bg-glow" />

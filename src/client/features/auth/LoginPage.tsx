@@ -57,7 +57,7 @@ export default function LoginPage() {
   };
 
   return (
-    <AuthFrame title="Welcome back" subtitle="Log in to your account">
+    <AuthFrame pageTitle="Log In" title="Welcome back" subtitle="Log in to your account">
       <form noValidate onSubmit={onSubmit} className="grid gap-5" aria-label="Log in">
         <Field label="Email" error={errors.email}>
           {(control) => (

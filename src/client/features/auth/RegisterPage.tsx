@@ -71,7 +71,7 @@ export default function RegisterPage() {
   );
 
   return (
-    <AuthFrame title="Create your account" subtitle="Join under a referral ID">
+    <AuthFrame pageTitle="Register" title="Create your account" subtitle="Join under a referral ID">
       <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Register">
         {text("name", "Name", "text", "name")}
         {text("email", "Email", "email", "email")}
