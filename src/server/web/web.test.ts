@@ -29,8 +29,9 @@ beforeAll(async () => {
     { db: database.db, config: loadConfig({}), hasher: testHasher, jwtSecret: "test-secret-that-is-long-enough-for-hs256", log: () => {} },
     { web: (a) => mountWeb(a, { manifest, publicDir }) },
   );
-});
-afterAll(() => database.close());
+  // A fresh embedded database can take a while (the first one of a run builds the template).
+}, 60_000);
+afterAll(() => database?.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
 
