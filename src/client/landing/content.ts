@@ -53,6 +53,9 @@ export const shares = {
     { title: "Buy a level", text: "Pick the 3P or 6P program and buy level 1, then move up one level at a time." },
     { title: "Earn and withdraw", text: "Filled slots pay into your balance. Withdraw to TRC20 or BEP20 with an 8% fee." },
   ],
+  cta: { buy: "Buy shares", sell: "Sell and withdraw" },
+  tickerTitle: "Level performance",
+  tickerBadge: "Live programs",
   ticker: [
     { pair: "3P Level 1", change: "+12.4%" },
     { pair: "6P Level 1", change: "+18.9%" },
@@ -63,6 +66,8 @@ export const shares = {
 export const programs = {
   title: "Our programs",
   lead: "Two matrices, twelve levels each. Start small and climb at your own pace.",
+  fromLabel: "Level 1 from",
+  join: (name: string) => `Join ${name}`,
   cards: [
     {
       id: "3p" as const,

@@ -23,7 +23,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                 </div>
                 {first && (
                   <p className="m-0 text-right">
-                    <span className="block text-xs muted">Level 1 from</span>
+                    <span className="block text-xs muted">{programs.fromLabel}</span>
                     <span className="text-2xl font-extrabold tabular-nums text-figure-green">{`${formatDollars(first.cost)} $`}</span>
                   </p>
                 )}
@@ -40,7 +40,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                   ))}
                 </ol>
               )}
-              <a href="/register" className="btn-primary mt-6 self-start">Join {card.name}</a>
+              <a href="/register" className="btn-primary mt-6 self-start">{programs.join(card.name)}</a>
             </article>
           );
         })}

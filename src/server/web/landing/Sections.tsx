@@ -54,15 +54,15 @@ export function BuySellShares() {
             ))}
           </ol>
           <div className="mt-8 flex flex-wrap gap-3">
-            <a href="/register" className="btn-primary">Buy shares</a>
-            <a href="/login" className="btn-secondary">Sell and withdraw</a>
+            <a href="/register" className="btn-primary">{shares.cta.buy}</a>
+            <a href="/login" className="btn-secondary">{shares.cta.sell}</a>
           </div>
         </div>
         {/* A static market card: decoration that reads as a list for assistive technology. */}
         <div className="card">
           <p className="m-0 mb-4 flex items-center justify-between text-sm muted">
-            <span>Level performance</span>
-            <span className="badge-active">Live programs</span>
+            <span>{shares.tickerTitle}</span>
+            <span className="badge-active">{shares.tickerBadge}</span>
           </p>
           <ul className="m-0 grid list-none gap-3 p-0">
             {shares.ticker.map((row) => (
