@@ -1,0 +1,156 @@
+/**
+ * Purchase and GET /api/auth latency on a big referral tree against a 10-user tree.
+ *
+ *   bun bench/purchase.ts            (Postgres at BENCH_DATABASE_URL, default 127.0.0.1:5432)
+ *
+ * Creates two databases, loads them with SQL, times requests through the real app in-process
+ * (app.request: routing, auth, validation, one transaction on Postgres), and drops them.
+ * Each timed purchase is the same purchase: the rows it changed are reset, untimed, before the
+ * next one.
+ */
+import postgres from "postgres";
+import { EXTERNAL, transfer } from "../src/core/ledger";
+import { argon2Hasher, issueToken } from "../src/core/sessions";
+import { inTransaction } from "../src/core/tx";
+import { openDatabase } from "../src/db/client";
+import { migrate } from "../src/db/migrate";
+import { seed } from "../src/db/seed";
+import { createApp } from "../src/server/app";
+import { loadConfig } from "../src/server/config";
+import { loadTree, type TreeSpec } from "./tree";
+
+const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const SECRET = "bench-secret-that-is-long-enough-for-hs256";
+const RUNS = Number(process.env.BENCH_RUNS ?? 60);
+const WARMUP = 5;
+
+const withDb = (name: string) => Object.assign(new URL(BASE), { pathname: `/${name}` }).toString();
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)]!;
+
+async function world(name: string, spec: TreeSpec) {
+  const server = postgres(BASE, { max: 1, onnotice: () => {} });
+  await server.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+  await server.unsafe(`CREATE DATABASE ${name}`);
+  const database = await openDatabase({ databaseUrl: withDb(name), max: 10 });
+  const hasher = argon2Hasher({ memoryCost: 1024, timeCost: 1 });
+  await migrate(database);
+  await seed(database.db, { adminEmail: "admin@bench.local", adminPassword: "bench-password", hasher, log: () => {} });
+  const pg = postgres(withDb(name), { max: 1, onnotice: () => {} });
+  const [admin] = await pg<{ id: string }[]>`SELECT id FROM users WHERE role = 'admin'`;
+  const started = performance.now();
+  const tree = await loadTree(pg, admin!.id, spec, await hasher.hash("bench-password"));
+  const [{ n }] = (await pg`SELECT count(*)::int AS n FROM users`) as unknown as [{ n: number }];
+  const [team] = await pg<{ total: number }[]>`SELECT total FROM team_counts WHERE user_id = ${admin!.id}`;
+  if (team?.total !== n - 1) throw new Error(`admin team ${team?.total}, expected ${n - 1}`);
+  console.log(`${name}: ${n} users loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const app = createApp({ db: database.db, config: loadConfig({}), hasher, jwtSecret: SECRET });
+
+  const fund = (id: string, dollars: number) =>
+    inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: id, amount: BigInt(dollars * 100), kind: "deposit" }));
+  const token = (id: string) => issueToken(SECRET, id);
+  async function timed(method: string, path: string, tok: string): Promise<number> {
+    const t = performance.now();
+    const res = await app.request(path, { method, headers: { "x-auth-token": tok } });
+    await res.text();
+    const ms = performance.now() - t;
+    if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}`);
+    return ms;
+  }
+  async function close() {
+    await pg.end();
+    await database.close();
+    await server.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    await server.end();
+  }
+  return { pg, tree, adminId: admin!.id, fund, token, timed, close };
+}
+type World = Awaited<ReturnType<typeof world>>;
+
+/** Times the same purchase RUNS times; `reset` puts back what the previous one changed. */
+async function repeat(w: World, buyer: string, level: number, reset: () => Promise<unknown>) {
+  const tok = await w.token(buyer);
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    await reset();
+    const ms = await w.timed("POST", `/api/user/packages/purchase/3p/${level}`, tok);
+    if (i >= WARMUP) times.push(ms);
+  }
+  return times;
+}
+
+/** The two purchases compared across trees, made by the user at the bottom of the chain. */
+async function chainScenarios(w: World) {
+  const buyer = w.tree.chain.at(-1)!;
+  const above = w.tree.chain.at(-2)!;
+  await w.fund(buyer, 100_000);
+  // Typical: the direct referrer is eligible and takes slot 1 (a one-step walk).
+  await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${above}, '3p', 1, 'active')`;
+  const direct = await repeat(w, buyer, 1, () =>
+    w.pg.begin((t) => [
+      t`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 1`,
+      t`UPDATE user_levels SET slots = '{}', cycles = 0, status = 'active' WHERE user_id = ${above} AND program = '3p' AND level = 1`,
+    ]),
+  );
+  // Worst case: nobody above has level 2, so the walk crosses the whole chain to `system`.
+  await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${buyer}, '3p', 1, 'active') ON CONFLICT DO NOTHING`;
+  const toSystem = await repeat(w, buyer, 2, () => w.pg`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 2`);
+  // The scenarios did what they claim: level 1 paid the referrer in one step, level 2 reached system.
+  const steps = await w.pg<{ level: number; owner_id: string | null; outcome: string; n: number }[]>`
+    SELECT level, owner_id, outcome, count(*)::int AS n FROM placements WHERE buyer_id = ${buyer} GROUP BY 1, 2, 3 ORDER BY 1`;
+  const expected = [
+    { level: 1, owner_id: above, outcome: "paid", n: WARMUP + RUNS },
+    { level: 2, owner_id: null, outcome: "system", n: WARMUP + RUNS },
+  ];
+  if (JSON.stringify(steps) !== JSON.stringify(expected)) throw new Error(`unexpected placements: ${JSON.stringify(steps)}`);
+  return { direct, toSystem };
+}
+
+/** Fresh leaves of the random tree buying 3P level 1 once each, as real traffic would. */
+async function bushyPurchases(w: World) {
+  const buyers = w.tree.leaves.slice(0, WARMUP + RUNS);
+  for (const b of buyers) await w.fund(b, 10);
+  const times: number[] = [];
+  for (const [i, b] of buyers.entries()) {
+    await w.pg`DELETE FROM user_levels WHERE user_id = ${b}`;
+    const ms = await w.timed("POST", "/api/user/packages/purchase/3p/1", await w.token(b));
+    if (i >= WARMUP) times.push(ms);
+  }
+  return times;
+}
+
+async function authTimes(w: World, userId: string) {
+  const tok = await w.token(userId);
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + 4 * RUNS; i++) {
+    const ms = await w.timed("GET", "/api/auth", tok);
+    if (i >= WARMUP) times.push(ms);
+  }
+  return times;
+}
+
+const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p95 ${p95(xs).toFixed(2)} ms`;
+
+const small = await world(`bench_small_${process.pid}`, { chain: 10, bushy: 0, activeShare: 0 });
+const smallChain = await chainScenarios(small);
+const smallAuth = await authTimes(small, small.tree.chain.at(-1)!);
+await small.close();
+
+const large = await world(`bench_large_${process.pid}`, { chain: 10_000, bushy: 90_000, activeShare: 0.3 });
+const largeChain = await chainScenarios(large);
+const bushy = await bushyPurchases(large);
+const largeAuthDeep = await authTimes(large, large.tree.chain.at(-1)!);
+const largeAuthAdmin = await authTimes(large, large.adminId);
+await large.close();
+
+const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
+console.log(`\nPOST /api/user/packages/purchase (${RUNS} timed runs each, in-process app, Postgres over TCP)`);
+console.log(`  referrer receives, 10-user chain:         ${fmt(smallChain.direct)}`);
+console.log(`  referrer receives, 10,000-deep chain:     ${fmt(largeChain.direct)}   (${ratio(largeChain.direct, smallChain.direct)} the 10-user tree)`);
+console.log(`  walk to system, 10-user chain:            ${fmt(smallChain.toSystem)}`);
+console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeChain.toSystem)}   (${ratio(largeChain.toSystem, smallChain.toSystem)} the 10-user tree)`);
+console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallChain.direct)} the 10-user tree's referrer case)`);
+console.log(`GET /api/auth`);
+console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
+console.log(`  100,000 users, user 10,000 deep:          ${fmt(largeAuthDeep)}`);
+console.log(`  100,000 users, admin (team of 100,000):   ${fmt(largeAuthAdmin)}`);

@@ -1,0 +1,85 @@
+import type { Sql } from "postgres";
+
+/**
+ * Bulk-loads a referral tree under the admin with plain SQL (the API would take minutes for
+ * 100,000 sign-ups): users, their accounts and their team counts, computed here so they are
+ * what sign-ups would have produced.
+ */
+export interface TreeSpec {
+  /** Length of a single chain hanging from the admin. */
+  chain: number;
+  /** Users in a random recursive tree hanging from the admin (each picks an earlier one). */
+  bushy: number;
+  /** Share of bushy users with 3P level 1 active (0 or 1 cycles completed), so walks vary. */
+  activeShare: number;
+}
+
+export interface LoadedTree {
+  chain: string[];
+  bushy: string[];
+  /** Bushy users that nobody registered under. */
+  leaves: string[];
+}
+
+const BATCH = 5_000;
+
+export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwordHash: string): Promise<LoadedTree> {
+  const parent = new Map<string, string>();
+  const depth = new Map<string, number>([[adminId, 0]]);
+  const order: string[] = [];
+  let n = 0;
+  const add = (p: string) => {
+    const id = `b${String(n++).padStart(7, "0")}`;
+    parent.set(id, p);
+    depth.set(id, depth.get(p)! + 1);
+    order.push(id);
+    return id;
+  };
+
+  const chain: string[] = [];
+  for (let i = 0, p = adminId; i < spec.chain; i++) p = chain[chain.push(add(p)) - 1]!;
+  const bushy: string[] = [];
+  const hasChild = new Set<string>();
+  for (let i = 0; i < spec.bushy; i++) {
+    const p = i === 0 ? adminId : bushy[Math.floor(Math.random() * bushy.length)]!;
+    hasChild.add(p);
+    bushy.push(add(p));
+  }
+
+  // Team sizes (all depths) are subtree sizes: children come after their parents in `order`,
+  // so walking it backwards adds each finished subtree to its parent.
+  const total = new Map<string, number>();
+  const direct = new Map<string, number>();
+  for (const id of order.toReversed()) {
+    const p = parent.get(id)!;
+    direct.set(p, (direct.get(p) ?? 0) + 1);
+    total.set(p, (total.get(p) ?? 0) + (total.get(id) ?? 0) + 1);
+  }
+
+  for (let i = 0; i < order.length; i += BATCH) {
+    const ids = order.slice(i, i + BATCH);
+    await pg`INSERT INTO users ${pg(
+      ids.map((id) => ({
+        id,
+        name: `Bench ${id}`,
+        email: `${id}@bench.local`,
+        password_hash: passwordHash,
+        role: "user",
+        referral_id: `R${id.toUpperCase()}`,
+        referrer_id: parent.get(id)!,
+        depth: depth.get(id)!,
+      })),
+    )}`;
+    await pg`INSERT INTO accounts ${pg(ids.map((id) => ({ id, kind: "user" })))}`;
+    await pg`INSERT INTO team_counts ${pg(ids.map((id) => ({ user_id: id, total: total.get(id) ?? 0, direct: direct.get(id) ?? 0 })))}`;
+  }
+  await pg`UPDATE team_counts SET total = total + ${total.get(adminId) ?? 0}, direct = direct + ${direct.get(adminId) ?? 0} WHERE user_id = ${adminId}`;
+
+  const active = bushy.filter(() => Math.random() < spec.activeShare);
+  for (let i = 0; i < active.length; i += BATCH) {
+    const rows = active.slice(i, i + BATCH).map((id) => ({ user_id: id, program: "3p", level: 1, status: "active", cycles: Math.floor(Math.random() * 2) }));
+    await pg`INSERT INTO user_levels ${pg(rows)}`;
+  }
+  await pg`ANALYZE`;
+  return { chain, bushy, leaves: bushy.filter((id) => !hasChild.has(id)) };
+}
