@@ -2,7 +2,10 @@ import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { afterAll, setDefaultTimeout } from "bun:test";
 import { dropTemplate } from "./db";
 
-// A fresh embedded database takes a second or two; the first one in a process more.
+// A fresh embedded database takes a second or two; the first one in a process more. Bun applies
+// setDefaultTimeout to the current file only, so this reaches the first test file of a run: every
+// other file with slow tests or hooks (databases) calls setDefaultTimeout(60_000) itself, or it
+// gets 5 s.
 setDefaultTimeout(60_000);
 // After the whole run: the Postgres template database, when TEST_DATABASE_URL made one.
 afterAll(dropTemplate);
