@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
+import type { Program } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import { createHarness, type Harness } from "../../testing/harness";
 import { matrixHelpers, systemBalance } from "../../testing/matrix";
+import { MatrixModel } from "../../testing/matrixModel";
 
 // PGlite runs one connection, so races only exist on real Postgres:
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun test src/server/routes/packages.concurrency.test.ts
@@ -60,4 +62,58 @@ test.skipIf(!onPostgres)("40 partners of one referrer buying 3P and 6P level 1 a
   ]);
   for (const b of buyers.slice(0, 3)) expect(await m.balance(b)).toBe(0);
   await h.checkLedger();
+});
+
+test.skipIf(!onPostgres)("purchases under every level of a tree, all at once, end in the state of a one-by-one replay in commit order", async () => {
+  const h2 = await createHarness({ max: 20 });
+  try {
+    const m = matrixHelpers(h2);
+    // 13 users with both level 1 matrices open (bought top-down, one by one), then 30 new
+    // partners spread over all of them buy both programs at once: the walks overlap at every depth.
+    const top = await m.member(undefined, 20);
+    const middle = [await m.member(top, 20), await m.member(top, 20), await m.member(top, 20)];
+    const bottom = [];
+    for (const parent of middle) for (let i = 0; i < 3; i++) bottom.push(await m.member(parent, 20));
+    const nodes = [top, ...middle, ...bottom];
+    for (const n of nodes) for (const p of ["3p", "6p"]) await m.bought(n, p, 1);
+    const leaves = [];
+    for (let i = 0; i < 30; i++) leaves.push(await m.member(nodes[i % nodes.length], 10));
+
+    const answers = await Promise.all(leaves.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+
+    // Replay every purchase in transfer id order. A transaction that waits for a row another
+    // holds inserts its transfer after the other commits, so this order is a valid one-by-one
+    // order; nothing skipped by a walk could change meanwhile (no unfreezes, no new openings above).
+    const users = rowsOf<{ id: string; referrer_id: string | null }>(await h2.db.execute(sql`SELECT id, referrer_id FROM users`));
+    const model = new MatrixModel((program, level) => ({ cost: 500n * 2n ** BigInt(level - 1), unfreezeCost: 0n }));
+    for (const u of users) {
+      model.addUser(u.id, u.referrer_id);
+      model.move("external", u.id, 1_000_000n, "deposit");
+    }
+    const purchases = rowsOf<{ id: string; from_account: string; to_account: string; program: Program; level: number }>(
+      await h2.db.execute(sql`SELECT t.id::text AS id, from_account, to_account, program, level FROM transfers t WHERE kind = 'purchase' ORDER BY t.id`),
+    );
+    expect(purchases).toHaveLength(2 * (nodes.length + leaves.length));
+    for (const t of purchases) {
+      const expected = model.purchase(t.from_account, t.program, Number(t.level));
+      const steps = rowsOf<{ owner_id: string | null; slot: number | null; cycle: number | null; outcome: string }>(
+        await h2.db.execute(sql`SELECT owner_id, slot, cycle, outcome FROM placements WHERE transfer_id = ${t.id} ORDER BY id`),
+      );
+      expect({ payee: t.to_account, steps: steps.map((s) => [s.owner_id, s.slot, s.cycle, s.outcome]) }).toEqual({
+        payee: "transfers" in expected ? expected.transfers[0]![1] : "refused",
+        steps: "steps" in expected ? expected.steps : [],
+      });
+    }
+    const rows = rowsOf<{ user_id: string; program: string; level: number; status: string; cycles: number; slots: string[] }>(
+      await h2.db.execute(sql`SELECT user_id, program, level, status, cycles, slots FROM user_levels`),
+    );
+    expect(Object.fromEntries(rows.map((r) => [`${r.user_id}|${r.program}|${r.level}`, { status: r.status, cycles: r.cycles, slots: r.slots }]))).toEqual(
+      Object.fromEntries(model.levels),
+    );
+    expect(rows.some((r) => r.status === "frozen")).toBe(true);
+    await h2.checkLedger();
+  } finally {
+    await h2.close();
+  }
 });
