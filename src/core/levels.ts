@@ -24,11 +24,12 @@ export async function listLevels(db: Db, program: Program) {
     .orderBy(asc(programLevels.level));
 }
 
-export async function getLevel(tx: Tx | Db, program: Program, level: number) {
-  const [row] = await tx
+export async function getLevel(tx: Tx | Db, program: Program, level: number, options: { lock?: boolean } = {}) {
+  const query = tx
     .select({ level: programLevels.level, cost: programLevels.cost, unfreezeCost: programLevels.unfreezeCost })
     .from(programLevels)
     .where(and(eq(programLevels.program, program), eq(programLevels.level, level)));
+  const [row] = options.lock ? await query.for("update") : await query;
   return row ?? refuse("not_found", MSG.levelNotFound);
 }
 

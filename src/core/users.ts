@@ -86,16 +86,18 @@ async function adjustTeams(tx: Tx, referrerId: string, delta: 1 | -1): Promise<v
 }
 
 /** Soft delete: the user keeps the ledger history and the place in the chain. */
-export async function deleteUser(tx: Tx, id: string): Promise<void> {
+export async function deleteUser(tx: Tx, id: string): Promise<{ name: string; email: string; deletedAt: Date }> {
   const [user] = await tx
-    .select({ role: users.role, referrerId: users.referrerId, deletedAt: users.deletedAt })
+    .select({ name: users.name, email: users.email, role: users.role, referrerId: users.referrerId, deletedAt: users.deletedAt })
     .from(users)
     .where(eq(users.id, id))
     .for("update");
   if (!user || user.deletedAt) return refuse("not_found", MSG.userNotFound);
   if (user.role === "admin") return refuse("forbidden", MSG.cannotDeleteAdmin);
-  await tx.update(users).set({ deletedAt: new Date() }).where(eq(users.id, id));
+  const deletedAt = new Date();
+  await tx.update(users).set({ deletedAt }).where(eq(users.id, id));
   if (user.referrerId) await adjustTeams(tx, user.referrerId, -1);
+  return { name: user.name, email: user.email, deletedAt };
 }
 
 export async function findReferrer(db: Db, referralId: string) {

@@ -58,22 +58,24 @@ async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawa
   return refuse(exists ? "conflict" : "not_found", exists ? MSG.alreadyProcessed : MSG.requestNotFound);
 }
 
-export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string): Promise<void> {
+export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string) {
   const request = await claimPending(tx, deposits, id, status, adminId);
   if (status === "accepted") {
     await transfer(tx, { from: EXTERNAL, to: request.userId, amount: request.amount, kind: "deposit", requestId: id });
   }
+  return request;
 }
 
-export async function decideWithdrawal(tx: Tx, id: string, status: Decision, adminId: string): Promise<void> {
+export async function decideWithdrawal(tx: Tx, id: string, status: Decision, adminId: string): Promise<{ userId: string; amount: Cents; fee: Cents | null }> {
   const request = await claimPending(tx, withdrawals, id, status, adminId);
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
   await hold(tx, request.userId, -request.amount, MSG.alreadyProcessed);
-  if (status === "declined") return;
+  if (status === "declined") return { ...request, fee: null };
   const fee = withdrawalFee(request.amount);
   await tx.update(withdrawals).set({ fee }).where(eq(withdrawals.id, id));
   if (fee > 0n) await transfer(tx, { from: request.userId, to: SYSTEM, amount: fee, kind: "fee", requestId: id });
   await transfer(tx, { from: request.userId, to: EXTERNAL, amount: request.amount - fee, kind: "withdrawal", requestId: id });
+  return { ...request, fee };
 }
 
 async function lockActiveUser(tx: Tx, where: SQL | undefined) {

@@ -1,13 +1,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { listLevels, updateLevel } from "../../core/levels";
-import { inTransaction } from "../../core/tx";
+import { setLevelPrices } from "../../core/admin";
+import { listLevels } from "../../core/levels";
 import { PROGRAMS } from "../../shared/constants";
 import { MSG } from "../../shared/messages";
 import { levelPriceSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { requireAdmin, requireUser } from "../middleware/auth";
 import { dollars } from "../serialize";
+import { transact } from "../transact";
 import { validate, validatePath } from "../validate";
 
 export const programParam = z.object({
@@ -22,8 +23,11 @@ export const programRoutes = new Hono<AppEnv>()
     const levels = await listLevels(c.get("deps").db, c.req.valid("param").program);
     return c.json(levels.map((l) => dollars(l, ["cost", "unfreezeCost"])));
   })
-  .patch("/:program/levels/:level", requireUser, requireAdmin, validatePath(levelParam), validate("json", levelPriceSchema), async (c) => {
+  .patch("/:program/levels/:level", requireUser, requireAdmin, validatePath(levelParam), validate("json", levelPriceSchema), (c) => {
     const { program, level } = c.req.valid("param");
-    const updated = await inTransaction(c.get("deps").db, (tx) => updateLevel(tx, program, level, c.req.valid("json")));
-    return c.json({ msg: MSG.levelUpdated, level: dollars(updated, ["cost", "unfreezeCost"]) });
+    return transact(
+      c,
+      (tx) => setLevelPrices(tx, c.get("user").id, program, level, c.req.valid("json")),
+      (updated) => ({ body: { msg: MSG.levelUpdated, level: dollars(updated, ["cost", "unfreezeCost"]) } }),
+    );
   });

@@ -1,0 +1,57 @@
+import type { Tx } from "../db/client";
+import type { Program } from "../db/schema";
+import { formatDollars, type Cents } from "../shared/money";
+import { recordAudit } from "./audit";
+import { getLevel, updateLevel } from "./levels";
+import { deleteUser } from "./users";
+import { adminGift, decideDeposit, decideWithdrawal, type Decision } from "./wallet";
+
+/**
+ * Every admin action, each recorded in the audit trail in the same transaction as the action
+ * itself: the record exists exactly when the action happened. Amounts in the trail are dollars
+ * as text ("12.50"), so the record reads the same whatever reads it.
+ */
+
+export async function decideRequest(tx: Tx, adminId: string, kind: "deposit" | "withdrawal", id: string, status: Decision) {
+  const decided =
+    kind === "deposit" ? { ...(await decideDeposit(tx, id, status, adminId)), fee: null } : await decideWithdrawal(tx, id, status, adminId);
+  await recordAudit(tx, {
+    adminId,
+    action: kind === "deposit" ? "deposit_decision" : "withdrawal_decision",
+    targetType: kind,
+    targetId: id,
+    before: { status: "pending", userId: decided.userId, amount: formatDollars(decided.amount) },
+    after: { status, ...(decided.fee === null ? {} : { fee: formatDollars(decided.fee) }) },
+  });
+}
+
+export async function setLevelPrices(tx: Tx, adminId: string, program: Program, level: number, prices: { cost: Cents; unfreezeCost: Cents }) {
+  const before = await getLevel(tx, program, level, { lock: true });
+  const after = await updateLevel(tx, program, level, prices);
+  await recordAudit(tx, {
+    adminId,
+    action: "level_price",
+    targetType: "level",
+    targetId: `${program}/${level}`,
+    before: { cost: formatDollars(before.cost), unfreezeCost: formatDollars(before.unfreezeCost) },
+    after: { cost: formatDollars(after.cost), unfreezeCost: formatDollars(after.unfreezeCost) },
+  });
+  return after;
+}
+
+export async function removeUser(tx: Tx, adminId: string, userId: string) {
+  const removed = await deleteUser(tx, userId);
+  await recordAudit(tx, {
+    adminId,
+    action: "user_delete",
+    targetType: "user",
+    targetId: userId,
+    before: { name: removed.name, email: removed.email, deleted: false },
+    after: { deleted: true, deletedAt: removed.deletedAt.toISOString() },
+  });
+}
+
+export async function giftFromSystem(tx: Tx, adminId: string, userId: string, amount: Cents) {
+  await adminGift(tx, userId, amount);
+  await recordAudit(tx, { adminId, action: "admin_gift", targetType: "user", targetId: userId, before: null, after: { amount: formatDollars(amount) } });
+}

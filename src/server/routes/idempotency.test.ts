@@ -1,0 +1,111 @@
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { and, eq } from "drizzle-orm";
+import { deposits, transfers } from "../../db/schema";
+import { onPostgres } from "../../testing/db";
+import { createHarness, type Harness } from "../../testing/harness";
+
+setDefaultTimeout(60_000);
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness({ max: 20 });
+});
+afterAll(() => h.close());
+afterEach(async () => {
+  expect(h.logged).toEqual([]);
+  await h.checkLedger();
+});
+
+const withKey = (key: string) => ({ "Idempotency-Key": key });
+
+describe("Idempotency-Key on money calls", () => {
+  test("POST /api/user/gift with the same key and body is applied once and the first answer replayed", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 30);
+    const body = { amount: 10, recipientEmail: recipient.email };
+    const first = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("gift-1") });
+    const again = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("gift-1") });
+    expect(first).toMatchObject({ status: 200, body: { msg: "Gift sent successfully!" } });
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await h.me(sender.token)).balance).toBe(20);
+    expect((await h.me(recipient.token)).balance).toBe(10);
+  });
+
+  test("the same key with a different body is refused with 422 and moves nothing", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 30);
+    await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 5, recipientEmail: recipient.email }, headers: withKey("k") });
+    const other = await h.call("POST", "/api/user/gift", {
+      token: sender.token,
+      body: { amount: 6, recipientEmail: recipient.email },
+      headers: withKey("k"),
+    });
+    expect(other).toMatchObject({ status: 422, body: { msg: "This Idempotency-Key was already used for a different request." } });
+    expect((await h.me(sender.token)).balance).toBe(25);
+  });
+
+  test("a refusal is the first answer too: a retry with the key hears it again even after funds arrive", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    const body = { amount: 5, recipientEmail: recipient.email };
+    const refused = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("early") });
+    expect(refused).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    await h.fund(sender.token, 30);
+    const replayed = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("early") });
+    expect(replayed).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    expect((await h.me(sender.token)).balance).toBe(30);
+  });
+
+  test("keys belong to one user: another user's call with the same key is its own", async () => {
+    const a = await h.signUp();
+    const b = await h.signUp();
+    const dep = (token: string, transactionId: string) =>
+      h.call("POST", "/api/user/deposit", { token, body: { address: "TW", transactionId, amount: 5 }, headers: withKey("shared") });
+    expect((await dep(a.token, "idem-a")).status).toBe(201);
+    expect((await dep(b.token, "idem-b")).status).toBe(201);
+    const rows = await h.db.select().from(deposits).where(eq(deposits.address, "TW"));
+    expect(rows.filter((r) => r.transactionId.startsWith("idem-")).length).toBe(2);
+  });
+
+  test("admin decisions with a key: a retried accept credits once and answers 200 again instead of 409", async () => {
+    const user = await h.signUp();
+    await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: "TW", transactionId: "idem-decide", amount: 40 } });
+    const [pending] = (await h.call("GET", "/api/admin/deposits?status=pending&search=idem-decide", { token: h.adminToken })).body;
+    const accept = () =>
+      h.call("PUT", `/api/admin/deposits/${pending._id}`, { token: h.adminToken, body: { status: "accepted" }, headers: withKey("decide-1") });
+    expect((await accept()).status).toBe(200);
+    expect(await accept()).toMatchObject({ status: 200, body: { msg: "Request successfully accepted." } });
+    const credits = await h.db.select().from(transfers).where(and(eq(transfers.requestId, pending._id), eq(transfers.kind, "deposit")));
+    expect(credits.length).toBe(1);
+    expect((await h.me(user.token)).balance).toBe(40);
+  });
+
+  test("a malformed key is refused with 400", async () => {
+    const user = await h.signUp();
+    const res = await h.call("POST", "/api/user/withdraw", {
+      token: user.token,
+      body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 1 },
+      headers: withKey("has spaces in it"),
+    });
+    expect(res).toMatchObject({ status: 400, body: { msg: "Idempotency-Key must be 1 to 200 visible ASCII characters." } });
+  });
+
+  test.skipIf(!onPostgres)("on Postgres, 20 simultaneous gifts with one key move the money once", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 100);
+    const body = { amount: 7, recipientEmail: recipient.email };
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("burst") })),
+    );
+    // Each answer is the first one replayed, or "still running" while it was.
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(answers.filter((a) => a.status === 200 && a.headers.get("Idempotent-Replayed") === null).length).toBe(1);
+    expect((await h.me(sender.token)).balance).toBe(93);
+    expect((await h.me(recipient.token)).balance).toBe(7);
+  });
+});
