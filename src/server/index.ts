@@ -1,24 +1,4 @@
-import { createApp } from "./app";
-import { CONFIG_HELP, loadConfig } from "./config";
-import { prepare } from "./start";
+import { main } from "./main";
 import { mountWeb } from "./web";
 
-if (process.argv.includes("--help")) {
-  console.log("Usage: start the server. Configuration comes from the environment:\n");
-  for (const [name, meaning, fallback] of CONFIG_HELP) console.log(`  ${name.padEnd(24)} ${meaning} [default: ${fallback}]`);
-  process.exit(0);
-}
-
-const config = loadConfig();
-const { deps, database } = await prepare(config);
-const app = createApp(deps, { web: mountWeb });
-const server = Bun.serve({ port: config.port, fetch: app.fetch });
-console.log(`Listening on http://localhost:${server.port} (${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "Postgres"})`);
-
-const shutdown = async () => {
-  await server.stop();
-  await database.close();
-  process.exit(0);
-};
-process.on("SIGINT", shutdown);
-process.on("SIGTERM", shutdown);
+await main(mountWeb);

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import { normalize, join, sep } from "node:path";
+import { publicFile } from "./publicFiles";
 
 const IMMUTABLE = "public, max-age=31536000, immutable";
 const SHORT = "public, max-age=3600";
@@ -8,10 +8,10 @@ const COMPRESSIBLE = /\.(js|css|svg|json|txt|map)$/;
 /**
  * Serves files under `root`. /build/* holds content-hashed names, so they are cached for a
  * year and marked immutable; anything else in public/ is cached for an hour. A `.gz` twin
- * written by the build is sent to clients that accept gzip.
+ * written by the build is sent to clients that accept gzip. Files come through publicFile():
+ * from disk, or from the compiled binary.
  */
 export function servePublic(root: string): MiddlewareHandler {
-  const base = normalize(root + sep);
   return async (c, next) => {
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return next();
     let path: string;
@@ -21,10 +21,8 @@ export function servePublic(root: string): MiddlewareHandler {
       return next();
     }
     if (path.endsWith("/") || path.includes("\0") || path.split("/").some((part) => part.startsWith("."))) return next();
-    const filePath = normalize(join(base, path));
-    if (!filePath.startsWith(base)) return next();
-    const file = Bun.file(filePath);
-    if (!(await file.exists())) return next();
+    const file = publicFile(root, path);
+    if (!file || !(await file.exists())) return next();
 
     const headers = new Headers({
       "Content-Type": file.type,
@@ -32,10 +30,10 @@ export function servePublic(root: string): MiddlewareHandler {
       "X-Content-Type-Options": "nosniff",
     });
     let body: Blob = file;
-    if (COMPRESSIBLE.test(filePath)) {
+    if (COMPRESSIBLE.test(path)) {
       headers.set("Vary", "Accept-Encoding");
-      const gz = Bun.file(`${filePath}.gz`);
-      if (/\bgzip\b/.test(c.req.header("Accept-Encoding") ?? "") && (await gz.exists())) {
+      const gz = publicFile(root, `${path}.gz`);
+      if (gz && /\bgzip\b/.test(c.req.header("Accept-Encoding") ?? "") && (await gz.exists())) {
         headers.set("Content-Encoding", "gzip");
         body = gz;
       }
