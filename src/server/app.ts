@@ -59,6 +59,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       }),
     );
   }
+  // Path and query text reaches SQL parameters; Postgres text cannot hold NUL, so refuse it here once.
+  api.use("*", async (c, next) => {
+    if (/%00/.test(c.req.url)) return c.json({ msg: MSG.badCharacter }, 400);
+    await next();
+  });
   api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => c.json({ msg: MSG.tooLarge }, 413) }));
   api.route("/auth", authRoutes);
   api.route("/programs", programRoutes);

@@ -7,6 +7,7 @@ export const MSG = {
   serverError: "Server error.",
   badJson: "The request body is not valid JSON.",
   tooLarge: "The request body is too large.",
+  badCharacter: "The request contains a character that is not allowed.",
 
   invalidCredentials: "Invalid email or password.",
   tooManyLogins: (minutes: number) =>

@@ -4,12 +4,16 @@ import { type AmountProblem, readDollars } from "./money";
 
 /** Payload schemas shared by the server validators and the client forms. */
 
+/** Control characters (NUL above all, which Postgres text cannot hold) have no place in a one-line field. */
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
 const requiredText = (label: string, max = 200) =>
   z
     .string({ error: `${label} is required.` })
     .trim()
     .min(1, `${label} is required.`)
-    .max(max, `${label} must be at most ${max} characters.`);
+    .max(max, `${label} must be at most ${max} characters.`)
+    .refine((text) => !CONTROL_CHARACTERS.test(text), `${label} contains characters that are not allowed.`);
 
 /**
  * The browser's own rule for an input of type email (the forms use one), so the server accepts
@@ -65,7 +69,12 @@ export const registerSchema = z.object({
     .string({ error: "Password is required." })
     .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
     .max(1024, "Password is too long."),
-  referralId: z.string({ error: "Referral ID is required." }).trim().min(1, "Referral ID is required.").max(64, "Invalid referral ID."),
+  referralId: z
+    .string({ error: "Referral ID is required." })
+    .trim()
+    .min(1, "Referral ID is required.")
+    .max(64, "Invalid referral ID.")
+    .refine((text) => !CONTROL_CHARACTERS.test(text), "Invalid referral ID."),
 });
 
 export const depositSchema = z.object({

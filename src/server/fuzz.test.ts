@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import fc from "fast-check";
+import { sign } from "hono/jwt";
+import { issueToken } from "../core/sessions";
+import { createHarness, type Harness } from "../testing/harness";
+import { ledgerReport } from "../testing/invariants";
+
+/**
+ * Generated requests, valid and malformed, against every endpoint, from every kind of caller.
+ * Whatever arrives, the server never answers 5xx, every refusal is JSON {msg}, and the ledger
+ * invariants hold afterwards. FUZZ_RUNS sets the number of requests (CI: a few thousand).
+ */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const SECRET = "test-secret-that-is-long-enough-for-hs256";
+
+// Databases take a while to make; the preload's default reaches the first test file only.
+setDefaultTimeout(60_000);
+
+let h: Harness;
+let callers: Record<string, () => Promise<string | undefined>>;
+let ids: string[];
+
+beforeAll(async () => {
+  h = await createHarness();
+  const alice = await h.signUp({ email: "alice@fuzz.test", password: "alice-password" });
+  const bob = await h.signUp({ email: "bob@fuzz.test", referralId: alice.myReferralId });
+  const gone = await h.signUp({ email: "gone@fuzz.test", password: "gone-password" });
+  const goneToken = await h.login(gone.email, gone.password);
+  await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
+  await h.fund(alice.token, 500);
+  await h.fund(bob.token, 80);
+  await h.call("POST", "/api/user/deposit", { token: bob.token, body: { address: "TW", transactionId: "fuzz-pending", amount: 3 } });
+  await h.call("POST", "/api/user/withdraw", { token: alice.token, body: { accountType: "USDT BEP20", accountNumber: "TW", amount: 20 } });
+  const deposits = (await h.call("GET", "/api/admin/deposits", { token: h.adminToken })).body as { _id: string }[];
+  const withdrawals = (await h.call("GET", "/api/admin/withdrawals", { token: h.adminToken })).body as { _id: string }[];
+  ids = [alice.id, bob.id, gone.id, ...deposits.map((d) => d._id), ...withdrawals.map((w) => w._id)];
+  const now = Math.floor(Date.now() / 1000);
+  const adminId: string = (await h.me(h.adminToken))._id;
+  callers = {
+    anonymous: async () => undefined,
+    // A fresh token each call, so a generated logout does not silence the callers after it.
+    alice: () => issueToken(SECRET, alice.id),
+    bob: () => issueToken(SECRET, bob.id),
+    admin: () => issueToken(SECRET, adminId),
+    deleted: async () => goneToken,
+    expired: () => sign({ sub: alice.id, jti: "x", iat: now - 90_000, exp: now - 10 }, SECRET, "HS256"),
+    forged: () => sign({ sub: bob.id, jti: "y", iat: now, exp: now + 600 }, "not-the-secret-but-long-enough-1234", "HS256"),
+    garbage: async () => "not.a.jwt",
+  };
+});
+afterAll(() => h.close());
+
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom("", " ", "%", "_", "\\", "'; DROP TABLE users; --", "\u0000", "💸", "a".repeat(300)),
+);
+const amount = fc.oneof(
+  fc.double({ noNaN: false }),
+  fc.integer({ min: -1000, max: 100000 }),
+  fc.constantFrom(0, 0.01, 1, 1.005, 12.5, "12.50", "1e3", "-5", "", null, 1e308, Number.MAX_SAFE_INTEGER),
+  text,
+);
+const segment = fc.oneof(text.map(encodeURIComponent), fc.constantFrom("3p", "6p", "1", "12", "13", "0", "-1", "1.5"));
+const body = fc.oneof(
+  fc.record(
+    {
+      email: fc.oneof(fc.constantFrom("alice@fuzz.test", "bob@fuzz.test", "gone@fuzz.test"), text),
+      password: text,
+      name: text,
+      referralId: text,
+      address: text,
+      transactionId: text,
+      amount,
+      accountType: fc.oneof(fc.constantFrom("USDT TRC20", "USDT BEP20"), text),
+      accountNumber: text,
+      recipientEmail: fc.oneof(fc.constantFrom("alice@fuzz.test", "bob@fuzz.test", "gone@fuzz.test", "admin@test.local"), text),
+      status: fc.oneof(fc.constantFrom("accepted", "declined", "pending"), text),
+      cost: amount,
+      unfreezeCost: amount,
+    },
+    { requiredKeys: [] },
+  ),
+  fc.jsonValue(),
+);
+
+const routes: { method: string; path: (seg: string[]) => string }[] = [
+  { method: "GET", path: () => "/api/auth" },
+  { method: "POST", path: () => "/api/auth/login" },
+  { method: "POST", path: () => "/api/auth/register" },
+  { method: "POST", path: () => "/api/auth/logout" },
+  { method: "GET", path: () => "/api/auth/admin-referral-id" },
+  { method: "GET", path: ([a]) => `/api/user/details/${a}` },
+  { method: "GET", path: ([a]) => `/api/programs/${a}/levels` },
+  { method: "PATCH", path: ([a, b]) => `/api/programs/${a}/levels/${b}` },
+  { method: "POST", path: () => "/api/user/deposit" },
+  { method: "POST", path: () => "/api/user/withdraw" },
+  { method: "GET", path: ([a]) => `/api/admin/deposits?status=${a}&search=${a}` },
+  { method: "GET", path: ([a]) => `/api/admin/withdrawals?search=${a}` },
+  { method: "PUT", path: ([a]) => `/api/admin/deposits/${a}` },
+  { method: "PUT", path: ([a]) => `/api/admin/withdrawals/${a}` },
+  { method: "GET", path: ([a, b, c]) => `/api/admin/users?page=${a}&limit=${b}&search=${c}` },
+  { method: "DELETE", path: ([a]) => `/api/admin/users/${a}` },
+  { method: "POST", path: ([a]) => `/api/admin/users/${a}/gift` },
+  { method: "GET", path: ([a]) => `/api/user/search?search=${a}` },
+  { method: "POST", path: () => "/api/user/gift" },
+  { method: "POST", path: ([a, b]) => `/api/user/packages/purchase/${a}/${b}` },
+  { method: "POST", path: ([a, b]) => `/api/user/packages/unfreeze/${a}/${b}` },
+  { method: "GET", path: ([a, b]) => `/api/user/matrix/${a}/${b}` },
+  { method: "GET", path: ([a]) => `/api/user/partners?page=${a}` },
+  { method: "GET", path: ([a]) => `/api/user/transactions?page=${a}` },
+  { method: "POST", path: () => "/api/newsletter" },
+  { method: "GET", path: ([a]) => `/api/admin/audit?page=${a}` },
+  { method: "GET", path: ([a]) => `/api/${a}` },
+];
+
+test(`${RUNS} generated requests: never a 5xx, every refusal a JSON msg, the ledger intact`, async () => {
+  const idOrSegment = fc.oneof(segment, fc.constant(null).map(() => ids[0]!), fc.integer({ min: 0, max: 20 }).map((i) => ids[i % ids.length]!));
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 0, max: routes.length - 1 }),
+      fc.constantFrom("anonymous", "alice", "bob", "admin", "deleted", "expired", "forged", "garbage"),
+      fc.array(idOrSegment, { minLength: 3, maxLength: 3 }),
+      fc.oneof({ weight: 4, arbitrary: body.map((b) => ({ body: b as unknown })) }, { weight: 1, arbitrary: text.map((raw) => ({ raw })) }),
+      async (routeIndex, caller, segments, payload) => {
+        const route = routes[routeIndex]!;
+        const token = await callers[caller]!();
+        const options = "raw" in payload ? { token, rawBody: payload.raw } : { token, body: route.method === "GET" ? undefined : payload.body };
+        const res = await h.call(route.method, route.path(segments), options);
+        expect(res.status).toBeLessThan(500);
+        if (res.status >= 400) expect(typeof res.body?.msg).toBe("string");
+      },
+    ),
+    { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
+  );
+  const report = await ledgerReport(h.db);
+  expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
+  expect(h.logged).toEqual([]);
+});
+
+test("NUL characters, which Postgres text cannot hold, are refused with 400 in bodies, paths and queries", async () => {
+  const register = await h.call("POST", "/api/auth/register", {
+    body: { name: "x", email: "nul@fuzz.test", password: "secret-password", referralId: "\u0000" },
+  });
+  expect(register).toMatchObject({ status: 400, body: { msg: "Invalid referral ID." } });
+  // A user of its own: the generated requests above may have deleted alice.
+  const { token } = await h.signUp({ email: "nul-check@fuzz.test" });
+  const deposit = await h.call("POST", "/api/user/deposit", { token, body: { address: "\u0000", transactionId: "t", amount: 1 } });
+  expect(deposit).toMatchObject({ status: 400, body: { msg: "Wallet address contains characters that are not allowed." } });
+  const search = await h.call("GET", "/api/user/search?search=ab%00c", { token });
+  expect(search).toMatchObject({ status: 400, body: { msg: "The request contains a character that is not allowed." } });
+  expect(h.logged).toEqual([]);
+});
