@@ -100,11 +100,20 @@ export async function deleteUser(tx: Tx, id: string): Promise<{ name: string; em
   return { name: user.name, email: user.email, deletedAt };
 }
 
-export async function findReferrer(db: Db, referralId: string) {
+/**
+ * Name and referral ID behind a referral ID. A deleted user is found only by the users they
+ * referred: their sponsor stays their sponsor, but is hidden from everyone else.
+ */
+export async function findReferrer(db: Db, referralId: string, callerId: string) {
   const [row] = await db
     .select({ name: users.name, myReferralId: users.referralId })
     .from(users)
-    .where(and(eq(users.referralId, referralId.trim().toUpperCase()), isNull(users.deletedAt)));
+    .where(
+      and(
+        eq(users.referralId, referralId.trim().toUpperCase()),
+        or(isNull(users.deletedAt), sql`${users.id} = (SELECT referrer_id FROM users WHERE id = ${callerId})`),
+      ),
+    );
   return row ?? refuse("not_found", MSG.userNotFound);
 }
 

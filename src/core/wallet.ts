@@ -19,7 +19,7 @@ export async function requestDeposit(
   const [clash] = await tx
     .select({ id: deposits.id })
     .from(deposits)
-    .where(and(eq(deposits.transactionId, input.transactionId), sql`${deposits.status} <> 'declined'`));
+    .where(and(eq(sql`lower(${deposits.transactionId})`, input.transactionId.toLowerCase()), sql`${deposits.status} <> 'declined'`));
   if (clash) return refuse("invalid", MSG.duplicateTransaction);
   const id = newId();
   try {

@@ -119,7 +119,8 @@ export const deposits = pgTable(
   (t) => [
     check("deposits_amount_positive", sql`${t.amount} > 0`),
     // A transaction ID counts once among the requests that are pending or accepted.
-    uniqueIndex("deposits_live_txid_uq").on(t.transactionId).where(sql`${t.status} <> 'declined'`),
+    // Chain transaction hashes are hex, so "ABC" and "abc" are the same transaction.
+    uniqueIndex("deposits_live_txid_uq").on(sql`lower(${t.transactionId})`).where(sql`${t.status} <> 'declined'`),
     index("deposits_status_created_idx").on(t.status, t.createdAt),
     index("deposits_created_idx").on(t.createdAt),
   ],

@@ -261,6 +261,18 @@ describe("GET /api/user/details/{referralId}", () => {
     expect(lower.body).toEqual(res.body);
   });
 
+  test("GET /api/user/details/{referralId} still names a deleted sponsor to the users they referred, and to no one else", async () => {
+    const sponsor = await h.signUp({ name: "Gone Sponsor" });
+    const user = await h.signUp({ referralId: sponsor.myReferralId });
+    const stranger = await h.signUp();
+    expect((await h.call("DELETE", `/api/admin/users/${sponsor.id}`, { token: h.adminToken })).status).toBe(200);
+    expect(await h.call("GET", `/api/user/details/${sponsor.myReferralId}`, { token: user.token })).toMatchObject({
+      status: 200,
+      body: { name: "Gone Sponsor", myReferralId: sponsor.myReferralId },
+    });
+    expect((await h.call("GET", `/api/user/details/${sponsor.myReferralId}`, { token: stranger.token })).status).toBe(404);
+  });
+
   test("GET /api/user/details/{referralId} answers 404 for an unknown ID and 401 without a token", async () => {
     const user = await h.signUp();
     expect(await h.call("GET", "/api/user/details/ZZZZZZZZ", { token: user.token })).toMatchObject({ status: 404, body: { msg: "User not found." } });

@@ -88,6 +88,18 @@ describe("POST /api/user/deposit", () => {
   });
 });
 
+describe("POST /api/user/deposit transaction IDs", () => {
+  test("POST /api/user/deposit treats transaction IDs that differ only in letter case as the same transaction", async () => {
+    const user = await h.signUp();
+    const transactionId = `ABCDEF${Date.now()}`;
+    expect((await submit(user.token, { address: "TSender", transactionId, amount: 5 })).status).toBe(201);
+    expect(await submit(user.token, { address: "TSender", transactionId: transactionId.toLowerCase(), amount: 5 })).toMatchObject({
+      status: 400,
+      body: { msg: "This transaction ID has already been submitted." },
+    });
+  });
+});
+
 describe("PUT /api/admin/deposits/{id}", () => {
   test("PUT /api/admin/deposits/{id} accepted credits the user from outside, once", async () => {
     const user = await h.signUp();

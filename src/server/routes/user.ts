@@ -19,7 +19,7 @@ const searchQuery = z.object({
 
 /** Everything a signed-in user does with their own account. Mounted behind requireUser. */
 export const userRoutes = new Hono<AppEnv>()
-  .get("/details/:referralId", async (c) => c.json(await findReferrer(c.get("deps").db, c.req.param("referralId"))))
+  .get("/details/:referralId", async (c) => c.json(await findReferrer(c.get("deps").db, c.req.param("referralId"), c.get("user").id)))
   .post("/deposit", idempotency, validate("json", depositSchema), (c) =>
     transact(
       c,
