@@ -1,0 +1,129 @@
+/**
+ * The real server for the browser tests: `bun src/server/index.ts` as a child process, on a
+ * free loopback port, on a fresh embedded database in a temporary folder, with a known admin.
+ * It builds nothing (CI runs `bun run build` first) unless the client build is missing.
+ */
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const ROOT = join(import.meta.dir, "..");
+const MANIFEST = join(ROOT, "public", "build", "manifest.json");
+const START_TIMEOUT_MS = 60_000;
+
+export interface TestServer {
+  /** http://127.0.0.1:<port>, no trailing slash. */
+  url: string;
+  admin: { email: string; password: string };
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Lines of the server log that report a failed request (the global onError's 500s). */
+  failures(): string[];
+  stop(): Promise<void>;
+}
+
+/** Builds the client once if no build exists; a server without it serves pages without scripts. */
+export function ensureClientBuild() {
+  if (existsSync(MANIFEST)) return;
+  console.warn("e2e: no client build at public/build; running `bun run build` once.");
+  const built = Bun.spawnSync(["bun", "run", "build"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
+  if (built.exitCode !== 0 || !existsSync(MANIFEST)) throw new Error("e2e: `bun run build` failed; see its output above.");
+}
+
+/** One GET through node:http (a test file may have replaced the global fetch with a DOM's). */
+function get(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "GET", timeout: 2000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("timeout", () => req.destroy(new Error("timeout")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+export async function startServer(): Promise<TestServer> {
+  ensureClientBuild();
+  const dataDir = mkdtempSync(join(tmpdir(), "matrix-e2e-"));
+  const admin = { email: "admin@e2e.test", password: "admin-e2e-password" };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: "0", // Bun picks a free port; the server prints it
+    DATA_DIR: dataDir,
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  };
+  // Always the embedded database, whatever the surrounding shell points at.
+  delete env.DATABASE_URL;
+  delete env.JWT_SECRET;
+  delete env.CORS_ORIGINS;
+
+  const child = Bun.spawn(["bun", "--preload", join(import.meta.dir, "server-preload.ts"), join(ROOT, "src/server/index.ts")], {
+    cwd: ROOT,
+    env,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+
+  let log = "";
+  let onLog: () => void = () => {};
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) {
+      log += decoder.decode(chunk, { stream: true });
+      onLog();
+    }
+  };
+  const pumps = [pump(child.stdout), pump(child.stderr)];
+
+  const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill("SIGTERM");
+      const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+      if (!exited) {
+        child.kill("SIGKILL");
+        await child.exited;
+      }
+    }
+    await Promise.allSettled(pumps);
+    cleanUp();
+  };
+
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
+      onLog = () => {
+        const found = /Listening on http:\/\/[^:/\s]+:(\d+)/.exec(log);
+        if (found) {
+          clearTimeout(timer);
+          resolve(Number(found[1]));
+        }
+      };
+      void child.exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited with code ${code} before listening`));
+      });
+    });
+    const url = `http://127.0.0.1:${port}`;
+    // Listening is not answering: wait for a real API answer (database migrated and seeded).
+    for (let tries = 0; ; tries++) {
+      const status = await get(`${url}/api/auth/admin-referral-id`).catch(() => 0);
+      if (status === 200) break;
+      if (tries > 100) throw new Error(`the server at ${url} does not answer (last status ${status})`);
+      await Bun.sleep(100);
+    }
+    return {
+      url,
+      admin,
+      output: () => log,
+      failures: () => log.split("\n").filter((line) => / failed\b/.test(line) && /^(GET|POST|PUT|PATCH|DELETE) \//.test(line.trim())),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw new Error(`e2e: ${(error as Error).message}\n--- server output ---\n${log}`);
+  }
+}
