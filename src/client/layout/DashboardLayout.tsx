@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useMemo, useState } from "react";
 import { Outlet, useLocation } from "react-router";
+import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { Spinner } from "../components/Spinner";
 import { brand } from "../landing/content";
 import type { Me } from "../lib/me";
@@ -30,9 +31,11 @@ export function DashboardLayout({ user }: { user: Me }) {
       <div className="flex min-w-0 flex-1 flex-col">
         <Header user={user} onOpenMenu={isAdmin ? () => setDrawerOpen(true) : undefined} menuOpen={drawerOpen} />
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 lg:py-8">
-          <Suspense fallback={<Spinner label="Loading, please wait..." />}>
-            <Outlet />
-          </Suspense>
+          <PageErrorBoundary key={pathname}>
+            <Suspense fallback={<Spinner label="Loading, please wait..." />}>
+              <Outlet />
+            </Suspense>
+          </PageErrorBoundary>
         </main>
         <footer className={`border-t border-line-subtle px-4 py-4 text-center text-xs muted sm:px-6 ${isAdmin ? "" : "mb-20 lg:mb-0" /* room for the tab bar */}`}>
           {`© ${brand.copyrightYear} ${brand.name}. All rights reserved.`}
