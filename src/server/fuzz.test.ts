@@ -10,7 +10,7 @@ import { ledgerReport } from "../testing/invariants";
  * Whatever arrives, the server never answers 5xx, every refusal is JSON {msg}, and the ledger
  * invariants hold afterwards. FUZZ_RUNS sets the number of requests (CI: a few thousand).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
 const SECRET = "test-secret-that-is-long-enough-for-hs256";
 
 // Databases take a while to make; the preload's default reaches the first test file only.
