@@ -84,6 +84,17 @@ describe("Idempotency-Key on money calls", () => {
     expect((await h.me(user.token)).balance).toBe(40);
   });
 
+  test("POST /api/user/packages/purchase retried with its key buys once and answers the purchase again, not 'already active'", async () => {
+    const buyer = await h.signUp();
+    await h.fund(buyer.token, 10);
+    const buy = () => h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: withKey("buy-3p-1") });
+    expect(await buy()).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect(await buy()).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect((await h.me(buyer.token)).balance).toBe(5);
+    const plain = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token });
+    expect(plain).toMatchObject({ status: 400, body: { msg: "This level is already active." } });
+  });
+
   test("a malformed key is refused with 400", async () => {
     const user = await h.signUp();
     const res = await h.call("POST", "/api/user/withdraw", {
