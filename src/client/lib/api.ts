@@ -21,6 +21,11 @@ export interface RequestOptions {
   quiet?: boolean;
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /**
+   * Sent as Idempotency-Key on money calls: one per user action, the same on every retry of it,
+   * so the server applies the action once and replays its first answer (see lib/moneyMutation).
+   */
+  idempotencyKey?: string;
 }
 
 export const API_BASE = "/api";
@@ -36,6 +41,7 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   const token = getToken();
   if (token) headers["x-auth-token"] = token;
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.idempotencyKey !== undefined) headers["Idempotency-Key"] = options.idempotencyKey;
 
   let response: Response;
   try {

@@ -7,6 +7,7 @@ import { DepositForm } from "./DepositForm";
 useDom();
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
+const KEY = /^[0-9a-f-]{36}$/;
 const submit = () => fireEvent.click(screen.getByRole("button", { name: "Submit deposit" }));
 
 test("the deposit form names every missing field and sends nothing", async () => {
@@ -42,6 +43,7 @@ test("a valid deposit is posted, shows the server's message and empties the form
   submit();
   expect(await screen.findByText("Deposit request submitted successfully.")).toBeTruthy();
   expect(await seen[0]!.json()).toEqual({ address: "TXyz", transactionId: "abc123", amount: 12.5 });
+  expect(seen[0]!.headers.get("Idempotency-Key")).toMatch(KEY);
   await waitFor(() => expect((screen.getByLabelText("Amount (USDT)") as HTMLInputElement).value).toBe(""));
 });
 

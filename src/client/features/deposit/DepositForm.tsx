@@ -33,7 +33,7 @@ export function DepositForm() {
     setErrors({});
     const id = toast.loading("Submitting deposit request...");
     try {
-      const answer = await deposit.mutateAsync({ ...parsed.data, amount: toDollars(parsed.data.amount) });
+      const answer = await deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) });
       toast.success(successMessage(answer, MSG.depositSubmitted), { id });
       setValues(EMPTY);
     } catch (error) {

@@ -37,7 +37,7 @@ export function GiftModal({ recipient, onClose }: { recipient: FoundUser | null;
     }
     setError(undefined);
     try {
-      const answer = await gift.mutateAsync({ amount: toDollars(parsed.data), recipientEmail: recipient.email });
+      const answer = await gift.submit({ amount: toDollars(parsed.data), recipientEmail: recipient.email });
       toast.success(successMessage(answer, "Gift sent successfully!"));
       close();
     } catch (failure) {

@@ -80,7 +80,9 @@ test("a gift goes to the chosen user's email, shows the server's message and clo
   fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
   expect(await screen.findByText("Gift sent successfully!")).toBeTruthy();
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
-  expect(await seen.find((r) => r.method === "POST")!.json()).toEqual({ amount: 0.01, recipientEmail: "grace@example.com" });
+  const post = seen.find((r) => r.method === "POST")!;
+  expect(await post.json()).toEqual({ amount: 0.01, recipientEmail: "grace@example.com" });
+  expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });
 
 test("a failed gift without a server message says 'An error occurred.' and keeps the modal open", async () => {

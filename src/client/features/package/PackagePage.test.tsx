@@ -30,6 +30,7 @@ function serve(me: Me) {
   });
 }
 
+const KEY = /^[0-9a-f-]{36}$/;
 const posts = (seen: Request[]) => seen.filter((r) => r.method === "POST");
 
 test("buying a level above the next one says 'Please purchase previous levels first.' and sends nothing", async () => {
@@ -51,6 +52,7 @@ test("the next level after the highest owned one opens a confirmation and is bou
   fireEvent.click(screen.getByRole("button", { name: "Yes, buy it!" }));
   expect(await screen.findByText("Level purchased successfully!")).toBeTruthy();
   expect(new URL(posts(seen)[0]!.url).pathname).toBe("/api/user/packages/purchase/3p/3");
+  expect(posts(seen)[0]!.headers.get("Idempotency-Key")).toMatch(KEY);
 });
 
 test("a user with no level can buy level 1 but not level 2", async () => {
@@ -107,6 +109,7 @@ test("unfreezing asks first, posts the unfreeze and falls back to 'Level unfroze
   fireEvent.click(await screen.findByRole("button", { name: "Yes, unfreeze it!" }));
   expect(await screen.findByText("Level unfrozen successfully!")).toBeTruthy();
   expect(new URL(posts(seen)[0]!.url).pathname).toBe("/api/user/packages/unfreeze/3p/2");
+  expect(posts(seen)[0]!.headers.get("Idempotency-Key")).toMatch(KEY);
 });
 
 test("a level missing from the price list says 'Could not find level details. Please try again.'", async () => {

@@ -31,7 +31,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     });
     if (!ok) return;
     try {
-      const answer = await purchase.mutateAsync({ program, level: view.level });
+      const answer = await purchase.submit({ program, level: view.level });
       toast.success(successMessage(answer, "Level purchased successfully!"));
       onDone(view.level);
     } catch (error) {
@@ -51,7 +51,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     });
     if (!ok) return;
     try {
-      const answer = await unfreeze.mutateAsync({ program, level: view.level });
+      const answer = await unfreeze.submit({ program, level: view.level });
       toast.success(successMessage(answer, "Level unfrozen successfully!"));
       onDone(view.level);
     } catch (error) {

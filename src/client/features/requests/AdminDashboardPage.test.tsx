@@ -36,6 +36,7 @@ test("accepting a deposit shows 'Request successfully accepted.' and reloads the
   const put = seen.find((r) => r.method === "PUT")!;
   expect(new URL(put.url).pathname).toBe("/api/admin/deposits/d1");
   expect(await put.json()).toEqual({ status: "accepted" });
+  expect(put.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
   await waitFor(() => expect(screen.getAllByText("No pending requests.")).toHaveLength(2));
 });
 

@@ -10,7 +10,7 @@ export function DecisionButtons({ kind, id, label }: { kind: RequestKind; id: st
   async function send(status: "accepted" | "declined") {
     const toastId = toast.loading("Processing request...");
     try {
-      const answer = await decide.mutateAsync({ kind, id, status });
+      const answer = await decide.submit({ kind, id, status });
       toast.success(successMessage(answer, `Request successfully ${status}.`), { id: toastId });
     } catch (error) {
       toast.error(failureMessage(error, "Failed to process request."), { id: toastId });

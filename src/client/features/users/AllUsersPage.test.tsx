@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient } from "../../../testing/renderClient";
 import AllUsersPage from "./AllUsersPage";
@@ -47,4 +47,30 @@ test("deleting a user asks first, then says 'User deleted successfully!'", async
   fireEvent.click(await screen.findByRole("button", { name: "Yes, delete!" }));
   expect(await screen.findByText("User deleted successfully!")).toBeTruthy();
   expect(new URL(seen.find((r) => r.method === "DELETE")!.url).pathname).toBe("/api/admin/users/u1");
+});
+
+test("a gift from system funds posts the amount under a new Idempotency-Key per gift", async () => {
+  const sent = "Gift sent successfully from system funds!";
+  const seen = serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(admin);
+    if (request.method === "POST") return json({ msg: sent });
+    return json({ users: [ada], totalPages: 1 });
+  });
+  renderClient(<AllUsersPage />, { me: admin });
+  for (const count of [1, 2]) {
+    fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+    fireEvent.change(await screen.findByLabelText("Amount (USDT)"), { target: { value: "5" } });
+    fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+    // Wait on the toast (a cheap query) before the dialog: polling getByRole while the request runs starves it.
+    await waitFor(() => expect(screen.getAllByText(sent)).toHaveLength(count));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  }
+  const posts = seen.filter((r) => r.method === "POST");
+  expect(posts.map((r) => new URL(r.url).pathname)).toEqual(["/api/admin/users/u1/gift", "/api/admin/users/u1/gift"]);
+  expect(await posts[0]!.json()).toEqual({ amount: 5 });
+  const [first, second] = posts.map((r) => r.headers.get("Idempotency-Key"));
+  expect(first).toMatch(/^[0-9a-f-]{36}$/);
+  expect(second).toMatch(/^[0-9a-f-]{36}$/);
+  expect(second).not.toBe(first!);
 });

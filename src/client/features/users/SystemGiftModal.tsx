@@ -32,7 +32,7 @@ export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClo
     }
     setError(undefined);
     try {
-      const answer = await gift.mutateAsync({ userId: user._id, amount: toDollars(parsed.data) });
+      const answer = await gift.submit({ userId: user._id, amount: toDollars(parsed.data) });
       toast.success(successMessage(answer, MSG.adminGiftSent));
       close();
     } catch (failure) {

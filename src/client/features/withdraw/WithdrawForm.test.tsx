@@ -87,4 +87,5 @@ test("a valid withdrawal posts the chosen network and shows the server's message
   expect(await screen.findByText("Withdrawal request submitted.")).toBeTruthy();
   const post = seen.find((r) => r.method === "POST")!;
   expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0xabc", amount: 70 });
+  expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });

@@ -41,7 +41,7 @@ export function WithdrawForm() {
 
     const id = toast.loading("Submitting withdrawal request...");
     try {
-      const answer = await withdraw.mutateAsync({ ...parsed.data, amount: toDollars(parsed.data.amount) });
+      const answer = await withdraw.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) });
       toast.success(successMessage(answer, MSG.withdrawalSubmitted), { id });
       setValues(EMPTY);
     } catch (error) {

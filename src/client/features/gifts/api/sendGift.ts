@@ -1,6 +1,7 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
+import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
 
 export interface GiftInput {
@@ -8,13 +9,13 @@ export interface GiftInput {
   recipientEmail: string;
 }
 
-export const sendGift = (input: GiftInput) => api<{ msg?: string }>("POST", "/user/gift", { body: input, quiet: true });
+export const sendGift = ({ idempotencyKey, ...input }: GiftInput & Keyed) =>
+  api<{ msg?: string }>("POST", "/user/gift", { body: input, idempotencyKey, quiet: true });
 
 /** A gift leaves the sender's balance at once, so the header balance and statement refetch. */
 export function useSendGift() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: sendGift,
+  return useMoneyMutation(sendGift, {
     onSuccess: () =>
       Promise.all([client.invalidateQueries({ queryKey: meKey }), client.invalidateQueries({ queryKey: transactionsKey() })]),
   });

@@ -1,5 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
+import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey, type RequestKind } from "./requestKeys";
 
 export interface Decision {
@@ -8,14 +9,13 @@ export interface Decision {
   status: "accepted" | "declined";
 }
 
-export const decideRequest = ({ kind, id, status }: Decision) =>
-  api<{ msg?: string }>("PUT", `/admin/${kind}/${encodeURIComponent(id)}`, { body: { status }, quiet: true });
+export const decideRequest = ({ kind, id, status, idempotencyKey }: Decision & Keyed) =>
+  api<{ msg?: string }>("PUT", `/admin/${kind}/${encodeURIComponent(id)}`, { body: { status }, idempotencyKey, quiet: true });
 
 /** The spec's "lists reload": the pending list and the history of that kind. */
 export function useDecideRequest() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: decideRequest,
+  return useMoneyMutation(decideRequest, {
     onSettled: (_answer, _error, { kind }) => client.invalidateQueries({ queryKey: requestsKey(kind) }),
   });
 }

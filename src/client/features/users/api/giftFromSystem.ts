@@ -1,5 +1,6 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { api } from "../../../lib/api";
+import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { usersKey } from "./getUsers";
 
 export interface SystemGiftInput {
@@ -7,14 +8,13 @@ export interface SystemGiftInput {
   amount: number;
 }
 
-export const giftFromSystem = ({ userId, amount }: SystemGiftInput) =>
-  api<{ msg?: string }>("POST", `/admin/users/${encodeURIComponent(userId)}/gift`, { body: { amount }, quiet: true });
+export const giftFromSystem = ({ userId, amount, idempotencyKey }: SystemGiftInput & Keyed) =>
+  api<{ msg?: string }>("POST", `/admin/users/${encodeURIComponent(userId)}/gift`, { body: { amount }, idempotencyKey, quiet: true });
 
 /** The recipient's balance in the user table changes. */
 export function useGiftFromSystem() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: giftFromSystem,
+  return useMoneyMutation(giftFromSystem, {
     onSuccess: () => client.invalidateQueries({ queryKey: usersKey() }),
   });
 }

@@ -1,7 +1,8 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import type { WithdrawalMethod } from "../../../../shared/constants";
 import { api } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
+import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey } from "../../requests/api/requestKeys";
 
 export interface WithdrawalInput {
@@ -10,13 +11,13 @@ export interface WithdrawalInput {
   amount: number;
 }
 
-export const createWithdrawal = (input: WithdrawalInput) => api<{ msg?: string }>("POST", "/user/withdraw", { body: input, quiet: true });
+export const createWithdrawal = ({ idempotencyKey, ...input }: WithdrawalInput & Keyed) =>
+  api<{ msg?: string }>("POST", "/user/withdraw", { body: input, idempotencyKey, quiet: true });
 
 /** The amount is now held (pendingWithdrawalsTotal), so the user is refreshed as the spec asks. */
 export function useCreateWithdrawal() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: createWithdrawal,
+  return useMoneyMutation(createWithdrawal, {
     onSuccess: () =>
       Promise.all([client.invalidateQueries({ queryKey: meKey }), client.invalidateQueries({ queryKey: requestsKey("withdrawals") })]),
   });

@@ -1,0 +1,79 @@
+import { json, serveFetch, useDom } from "../../testing/dom";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { act, renderHook } from "@testing-library/react";
+import { expect, test } from "bun:test";
+import type { ReactNode } from "react";
+import { useCreateDeposit } from "../features/deposit/api/createDeposit";
+import { setToken } from "./session";
+
+useDom();
+
+const deposit = { address: "TXyz", transactionId: "abc123", amount: 12.5 };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/** A real money hook with the app's defaults (mutations not retried): its own retry policy must win. */
+function renderDeposit() {
+  setToken("test-token");
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return renderHook(() => useCreateDeposit(), { wrapper }).result;
+}
+
+/** Answers the calls in turn: "network" makes fetch itself fail, a number is that status. */
+function serveInTurn(...answers: ("network" | number)[]) {
+  let call = 0;
+  const seen = serveFetch(() => {
+    const answer = answers[Math.min(call++, answers.length - 1)]!;
+    if (answer === "network") throw new TypeError("Failed to fetch");
+    return json(answer < 300 ? { msg: "Deposit request submitted successfully." } : { msg: "Refused." }, answer);
+  });
+  return { keys: () => seen.map((r) => r.headers.get("Idempotency-Key")), seen };
+}
+
+test("a network failure is retried with the same Idempotency-Key; the next submit gets a new key", async () => {
+  const fetched = serveInTurn("network", 201, 201);
+  const hook = renderDeposit();
+  await act(() => hook.current.submit(deposit));
+  const [first, retry] = fetched.keys();
+  expect(first).toMatch(UUID);
+  expect(retry).toBe(first!);
+  expect(await fetched.seen[1]!.json()).toEqual(deposit); // the key travels in the header, never in the body
+
+  await act(() => hook.current.submit(deposit));
+  const [, , next] = fetched.keys();
+  expect(next).toMatch(UUID);
+  expect(next).not.toBe(first!);
+  expect(fetched.seen).toHaveLength(3);
+});
+
+test("an answer from the server is final: a 4xx or 5xx is not retried", async () => {
+  for (const status of [400, 409, 422, 500]) {
+    const fetched = serveInTurn(status, 201);
+    const hook = renderDeposit();
+    await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status }));
+    expect(fetched.seen).toHaveLength(1);
+  }
+});
+
+test("after the retries run out, resending the same input keeps its key; other input, or a resend after an answer, gets a new one", async () => {
+  const fetched = serveInTurn("network", "network", "network", 400, 400, "network", "network", "network", 201);
+  const hook = renderDeposit();
+  const key = (n: number) => fetched.keys()[n]!;
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 0 }));
+  expect(key(0)).toMatch(UUID);
+  expect(fetched.keys()).toEqual([key(0), key(0), key(0)]); // the first try and its 2 retries
+
+  // The outcome is unknown, so the user's "send again" is the same action: same key.
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 400 }));
+  expect(key(3)).toBe(key(0));
+  // That got an answer (which the server keeps replaying for this key), so the next try is a new action.
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 400 }));
+  expect(key(4)).not.toBe(key(0));
+
+  // Unknown outcome again, but the user changed the amount: that is another action.
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 0 }));
+  await act(() => hook.current.submit({ ...deposit, amount: 13 }));
+  expect(key(8)).toMatch(UUID);
+  expect(key(8)).not.toBe(key(5));
+  expect(new Set(fetched.keys()).size).toBe(4);
+}, 15_000);
