@@ -53,4 +53,11 @@ export const featureRoutes: FeatureRoute[] = [
   },
   { path: "admin-3p", label: "Admin 3P", icon: "levels", adminOnly: true, page: lazy(() => import("../features/programs/Admin3pPage")) },
   { path: "admin-6p", label: "Admin 6P", icon: "levels", adminOnly: true, page: lazy(() => import("../features/programs/Admin6pPage")) },
+  {
+    path: "admin-audit",
+    label: "Admin Audit",
+    icon: "history",
+    adminOnly: true,
+    page: lazy(() => import("../features/audit/AdminAuditPage")),
+  },
 ];
