@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { rowsOf, type Database } from "../db/client";
@@ -13,6 +13,9 @@ import { purchaseLevel, unfreezeLevel } from "./matrix";
 import { inTransaction } from "./tx";
 import { adminReferralId, deleteUser, registerUser } from "./users";
 import { requestWithdrawal, sendGift } from "./wallet";
+
+// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
+setDefaultTimeout(60_000);
 
 // Core functions are called directly (no HTTP) to keep ~1,000 operations within seconds. Each
 // run grows its own branch under the admin, who never buys: a walk that reaches the admin pays
@@ -198,4 +201,4 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
   // Guards against a generator that silently stops reaching the rules (these are near certain
   // with the weights above; freezes and unfreezes happen in most runs but are not asserted).
   expect([seen.paid, seen.pass_up, seen.system].every((n) => (n ?? 0) > 0)).toBe(true);
-});
+}, 120_000); // ~10 s on an idle machine; room for a loaded one

@@ -1,6 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { createHarness, type Harness } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
+
+// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
+setDefaultTimeout(60_000);
 
 let h: Harness;
 let m: ReturnType<typeof matrixHelpers>;

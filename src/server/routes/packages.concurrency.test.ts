@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
 import type { Program } from "../../db/schema";
@@ -6,6 +6,9 @@ import { onPostgres } from "../../testing/db";
 import { createHarness, type Harness } from "../../testing/harness";
 import { matrixHelpers, systemBalance } from "../../testing/matrix";
 import { MatrixModel } from "../../testing/matrixModel";
+
+// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
+setDefaultTimeout(60_000);
 
 // PGlite runs one connection, so races only exist on real Postgres:
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun test src/server/routes/packages.concurrency.test.ts

@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { createHarness, type Harness } from "../../testing/harness";
 import { matrixHelpers, stepsOf, systemBalance } from "../../testing/matrix";
+
+// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
+setDefaultTimeout(60_000);
 
 // Level 1 costs $5 in both programs; unfreezing it costs $2.50. The admin (root) never buys, so
 // a walk that reaches it pays `system`. Every test builds its own branch under the admin.
