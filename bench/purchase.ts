@@ -8,6 +8,7 @@
  * Each timed purchase is the same purchase: the rows it changed are reset, untimed, before the
  * next one.
  */
+import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { EXTERNAL, transfer } from "../src/core/ledger";
 import { argon2Hasher, issueToken } from "../src/core/sessions";
@@ -67,43 +68,63 @@ async function world(name: string, spec: TreeSpec) {
 }
 type World = Awaited<ReturnType<typeof world>>;
 
-/** Times the same purchase RUNS times; `reset` puts back what the previous one changed. */
-async function repeat(w: World, buyer: string, level: number, reset: () => Promise<unknown>) {
-  const tok = await w.token(buyer);
-  const times: number[] = [];
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    await reset();
-    const ms = await w.timed("POST", `/api/user/packages/purchase/3p/${level}`, tok);
-    if (i >= WARMUP) times.push(ms);
+type Once = () => Promise<number>;
+
+/** Times `a` and `b` alternately (so load drift hits both alike) after a warm-up of each. */
+async function compare(a: Once, b: Once, runs = RUNS): Promise<[number[], number[]]> {
+  for (let i = 0; i < WARMUP; i++) {
+    await a();
+    await b();
   }
-  return times;
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    ta.push(await a());
+    tb.push(await b());
+  }
+  return [ta, tb];
 }
 
-/** The two purchases compared across trees, made by the user at the bottom of the chain. */
-async function chainScenarios(w: World) {
+/** The same purchase again and again: `reset` (untimed) puts back what the previous one changed. */
+async function purchase(w: World, buyer: string, level: number, reset: () => Promise<unknown>): Promise<Once> {
+  const tok = await w.token(buyer);
+  return async () => {
+    await reset();
+    return w.timed("POST", `/api/user/packages/purchase/3p/${level}`, tok);
+  };
+}
+
+/** Two purchases by the user at the bottom of the chain, compared across trees. */
+async function chainBuyer(w: World) {
   const buyer = w.tree.chain.at(-1)!;
   const above = w.tree.chain.at(-2)!;
   await w.fund(buyer, 100_000);
-  // Typical: the direct referrer is eligible and takes slot 1 (a one-step walk).
   await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${above}, '3p', 1, 'active')`;
-  const direct = await repeat(w, buyer, 1, () =>
-    w.pg.begin((t) => [
-      t`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 1`,
-      t`UPDATE user_levels SET slots = '{}', cycles = 0, status = 'active' WHERE user_id = ${above} AND program = '3p' AND level = 1`,
-    ]),
-  );
-  // Worst case: nobody above has level 2, so the walk crosses the whole chain to `system`.
-  await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${buyer}, '3p', 1, 'active') ON CONFLICT DO NOTHING`;
-  const toSystem = await repeat(w, buyer, 2, () => w.pg`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 2`);
-  // The scenarios did what they claim: level 1 paid the referrer in one step, level 2 reached system.
-  const steps = await w.pg<{ level: number; owner_id: string | null; outcome: string; n: number }[]>`
-    SELECT level, owner_id, outcome, count(*)::int AS n FROM placements WHERE buyer_id = ${buyer} GROUP BY 1, 2, 3 ORDER BY 1`;
-  const expected = [
-    { level: 1, owner_id: above, outcome: "paid", n: WARMUP + RUNS },
-    { level: 2, owner_id: null, outcome: "system", n: WARMUP + RUNS },
-  ];
-  if (JSON.stringify(steps) !== JSON.stringify(expected)) throw new Error(`unexpected placements: ${JSON.stringify(steps)}`);
-  return { direct, toSystem };
+  return {
+    // Typical: the direct referrer is eligible and takes slot 1 (a one-step walk).
+    referrerReceives: () =>
+      purchase(w, buyer, 1, () =>
+        w.pg.begin((t) => [
+          t`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 1`,
+          t`UPDATE user_levels SET slots = '{}', cycles = 0, status = 'active' WHERE user_id = ${above} AND program = '3p' AND level = 1`,
+        ]),
+      ),
+    // Worst case: nobody above has level 2, so the walk crosses the whole chain to `system`.
+    walkToSystem: async () => {
+      await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${buyer}, '3p', 1, 'active') ON CONFLICT DO NOTHING`;
+      return purchase(w, buyer, 2, () => w.pg`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 2`);
+    },
+    /** The scenarios did what they claim: level 1 paid the referrer in one step, level 2 reached system. */
+    async verify(n: number) {
+      const steps = await w.pg<{ level: number; owner_id: string | null; outcome: string; n: number }[]>`
+        SELECT level, owner_id, outcome, count(*)::int AS n FROM placements WHERE buyer_id = ${buyer} GROUP BY 1, 2, 3 ORDER BY 1`;
+      const expected = [
+        { level: 1, owner_id: above, outcome: "paid", n },
+        { level: 2, owner_id: null, outcome: "system", n },
+      ];
+      if (JSON.stringify(steps) !== JSON.stringify(expected)) throw new Error(`unexpected placements: ${JSON.stringify(steps)}`);
+    },
+  };
 }
 
 /** Fresh leaves of the random tree buying 3P level 1 once each, as real traffic would. */
@@ -119,38 +140,38 @@ async function bushyPurchases(w: World) {
   return times;
 }
 
-async function authTimes(w: World, userId: string) {
+async function auth(w: World, userId: string): Promise<Once> {
   const tok = await w.token(userId);
-  const times: number[] = [];
-  for (let i = 0; i < WARMUP + 4 * RUNS; i++) {
-    const ms = await w.timed("GET", "/api/auth", tok);
-    if (i >= WARMUP) times.push(ms);
-  }
-  return times;
+  return () => w.timed("GET", "/api/auth", tok);
 }
 
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p95 ${p95(xs).toFixed(2)} ms`;
+const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
 
 const small = await world(`bench_small_${process.pid}`, { chain: 10, bushy: 0, activeShare: 0 });
-const smallChain = await chainScenarios(small);
-const smallAuth = await authTimes(small, small.tree.chain.at(-1)!);
-await small.close();
-
 const large = await world(`bench_large_${process.pid}`, { chain: 10_000, bushy: 90_000, activeShare: 0.3 });
-const largeChain = await chainScenarios(large);
-const bushy = await bushyPurchases(large);
-const largeAuthDeep = await authTimes(large, large.tree.chain.at(-1)!);
-const largeAuthAdmin = await authTimes(large, large.adminId);
-await large.close();
+try {
+  const [sb, lb] = [await chainBuyer(small), await chainBuyer(large)];
+  const [smallDirect, largeDirect] = await compare(await sb.referrerReceives(), await lb.referrerReceives());
+  const [smallWalk, largeWalk] = await compare(await sb.walkToSystem(), await lb.walkToSystem());
+  await sb.verify(WARMUP + RUNS);
+  await lb.verify(WARMUP + RUNS);
+  const bushy = await bushyPurchases(large);
+  const [smallAuth, largeAuthDeep] = await compare(await auth(small, small.tree.chain.at(-1)!), await auth(large, large.tree.chain.at(-1)!), 4 * RUNS);
+  const [, largeAuthAdmin] = await compare(await auth(small, small.adminId), await auth(large, large.adminId), 4 * RUNS);
 
-const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
-console.log(`\nPOST /api/user/packages/purchase (${RUNS} timed runs each, in-process app, Postgres over TCP)`);
-console.log(`  referrer receives, 10-user chain:         ${fmt(smallChain.direct)}`);
-console.log(`  referrer receives, 10,000-deep chain:     ${fmt(largeChain.direct)}   (${ratio(largeChain.direct, smallChain.direct)} the 10-user tree)`);
-console.log(`  walk to system, 10-user chain:            ${fmt(smallChain.toSystem)}`);
-console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeChain.toSystem)}   (${ratio(largeChain.toSystem, smallChain.toSystem)} the 10-user tree)`);
-console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallChain.direct)} the 10-user tree's referrer case)`);
-console.log(`GET /api/auth`);
-console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
-console.log(`  100,000 users, user 10,000 deep:          ${fmt(largeAuthDeep)}`);
-console.log(`  100,000 users, admin (team of 100,000):   ${fmt(largeAuthAdmin)}`);
+  console.log(`\nload average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+  console.log(`POST /api/user/packages/purchase (${RUNS} timed runs each, in-process app, Postgres over TCP)`);
+  console.log(`  referrer receives, 10-user chain:         ${fmt(smallDirect)}`);
+  console.log(`  referrer receives, 10,000-deep chain:     ${fmt(largeDirect)}   (${ratio(largeDirect, smallDirect)} the 10-user tree)`);
+  console.log(`  walk to system, 10-user chain:            ${fmt(smallWalk)}`);
+  console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeWalk)}   (${ratio(largeWalk, smallWalk)} the 10-user tree)`);
+  console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallDirect)} the 10-user tree's referrer case)`);
+  console.log(`GET /api/auth (${4 * RUNS} timed runs each)`);
+  console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
+  console.log(`  100,000 users, user 10,000 deep:          ${fmt(largeAuthDeep)}`);
+  console.log(`  100,000 users, admin (team of 100,000):   ${fmt(largeAuthAdmin)}`);
+} finally {
+  await small.close();
+  await large.close();
+}
