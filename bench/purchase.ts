@@ -11,6 +11,7 @@
 import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { EXTERNAL, transfer } from "../src/core/ledger";
+import { firstEligibleAbove } from "../src/core/receiver";
 import { argon2Hasher, issueToken } from "../src/core/sessions";
 import { inTransaction } from "../src/core/tx";
 import { openDatabase } from "../src/db/client";
@@ -64,7 +65,7 @@ async function world(name: string, spec: TreeSpec) {
     await server.unsafe(`DROP DATABASE IF EXISTS ${name}`);
     await server.end();
   }
-  return { pg, tree, adminId: admin!.id, fund, token, timed, close };
+  return { db: database.db, pg, tree, adminId: admin!.id, fund, token, timed, close };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -156,6 +157,13 @@ try {
   const [smallWalk, largeWalk] = await compare(await sb.walkToSystem(), await lb.walkToSystem());
   await sb.verify(WARMUP + RUNS);
   await lb.verify(WARMUP + RUNS);
+  // The walk alone (one query, no HTTP, no transaction), where no one above is eligible.
+  const walk = (w: World): Once => async () => {
+    const t = performance.now();
+    if ((await firstEligibleAbove(w.db, w.tree.chain.at(-1)!, "3p", 2)) !== null) throw new Error("the walk found a receiver");
+    return performance.now() - t;
+  };
+  const [smallWalkSql, largeWalkSql] = await compare(walk(small), walk(large));
   const bushy = await bushyPurchases(large);
   const [smallAuth, largeAuthDeep] = await compare(await auth(small, small.tree.chain.at(-1)!), await auth(large, large.tree.chain.at(-1)!), 4 * RUNS);
   const [, largeAuthAdmin] = await compare(await auth(small, small.adminId), await auth(large, large.adminId), 4 * RUNS);
@@ -166,6 +174,7 @@ try {
   console.log(`  referrer receives, 10,000-deep chain:     ${fmt(largeDirect)}   (${ratio(largeDirect, smallDirect)} the 10-user tree)`);
   console.log(`  walk to system, 10-user chain:            ${fmt(smallWalk)}`);
   console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeWalk)}   (${ratio(largeWalk, smallWalk)} the 10-user tree)`);
+  console.log(`  of which the walk query, 10 / 10,000 ancestors: ${median(smallWalkSql).toFixed(2)} ms / ${median(largeWalkSql).toFixed(2)} ms`);
   console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallDirect)} the 10-user tree's referrer case)`);
   console.log(`GET /api/auth (${4 * RUNS} timed runs each)`);
   console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
