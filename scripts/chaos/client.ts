@@ -10,7 +10,9 @@ export async function call(base: string, method: string, path: string, token?: s
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(15_000),
+      // Long enough for a burst of argon2 logins on two cores; a shorter one made clients give up
+      // and retry work the server was still doing, until nothing finished.
+      signal: AbortSignal.timeout(90_000),
     });
     const text = await res.text();
     let parsed: unknown = text;

@@ -70,7 +70,10 @@ try {
 
   const started = performance.now();
   let finished = false;
-  const users = Promise.all(Array.from({ length: clients }, (_, n) => userLoop(world, n))).finally(() => (finished = true));
+  // Clients arrive over a second or two rather than all in the same millisecond.
+  const users = Promise.all(
+    Array.from({ length: clients }, (_, n) => Bun.sleep(n * 10).then(() => userLoop(world, n))),
+  ).finally(() => (finished = true));
   const admins = Promise.all([adminLoop(world, adminToken, () => finished), adminLoop(world, adminToken, () => finished)]);
   const killer = (async () => {
     const total = Number(values.ops);

@@ -136,9 +136,12 @@ export async function adminLoop(world: World, token: string, done: () => boolean
     for (const kind of ["deposits", "withdrawals"] as const) {
       const list = await send(world, "GET", `/admin/${kind}?status=pending`, token);
       if (!ok(list) || list.kind !== "answered" || list.body.length === 0) continue;
-      const request = pick(world, list.body as { _id: string }[]);
-      const status = world.rand() < 0.8 ? "accepted" : "declined";
-      await send(world, "PUT", `/admin/${kind}/${request._id}`, token, { status });
+      // Decide a handful per look, in random order, so requests do not pile up under load.
+      const pending = [...(list.body as { _id: string }[])].sort(() => world.rand() - 0.5).slice(0, 10);
+      for (const request of pending) {
+        const status = world.rand() < 0.8 ? "accepted" : "declined";
+        await send(world, "PUT", `/admin/${kind}/${request._id}`, token, { status });
+      }
     }
     await Bun.sleep(5);
   }
