@@ -1,18 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { createHarness, type Harness } from "../../testing/harness";
-
-setDefaultTimeout(60_000);
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-afterEach(async () => {
-  expect(h.logged).toEqual([]);
-  await h.checkLedger();
-});
+useMoneyHarness((made) => (h = made));
 
 const audit = async (page = 1) => (await h.call("GET", `/api/admin/audit?page=${page}`, { token: h.adminToken })).body;
 

@@ -1,21 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { createHarness, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-// Refusals are answers; nothing here may reach the 500 path. And whatever a test did, the ledger holds.
-afterEach(async () => {
-  expect(h.logged).toEqual([]);
-  await h.checkLedger();
-});
+useMoneyHarness((made) => (h = made));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/deposit", { token, body });
 const txId = () => `tx-${crypto.randomUUID()}`;

@@ -1,20 +1,12 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { and, eq } from "drizzle-orm";
 import { deposits, transfers } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
-import { createHarness, type Harness } from "../../testing/harness";
-
-setDefaultTimeout(60_000);
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ max: 20 });
-});
-afterAll(() => h.close());
-afterEach(async () => {
-  expect(h.logged).toEqual([]);
-  await h.checkLedger();
-});
+useMoneyHarness((made) => (h = made), { max: 20 });
 
 const withKey = (key: string) => ({ "Idempotency-Key": key });
 
