@@ -39,7 +39,7 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
           </p>
           <div className="flex min-w-0 items-center gap-2">
             <Avatar name={user.name} size={34} />
-            <span className="hidden max-w-40 truncate text-sm font-medium md:inline">{user.name}</span>
+            <span className="max-w-16 truncate text-sm font-medium sm:max-w-40">{user.name}</span>
           </div>
           <button
             type="button"
