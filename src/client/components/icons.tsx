@@ -1,27 +1,10 @@
 import type { SVGProps } from "react";
+import { LineIcon } from "./LineIcon";
 
 /** Small inline icons drawn for this app (no icon font, no image requests). Decorative by default. */
 type IconProps = SVGProps<SVGSVGElement>;
 
-function Svg({ children, ...props }: IconProps) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
+const Svg = (props: IconProps) => <LineIcon strokeWidth={2} {...props} />;
 
 export const LockIcon = (p: IconProps) => (
   <Svg {...p}>

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { LineIcon } from "../components/LineIcon";
 
 /**
  * The dashboard shell's icon set, addressed by name from featureRoutes (`icon: "deposit"`).
@@ -85,21 +86,5 @@ const ALIASES: Record<string, string> = {
 
 export function MenuIcon({ name, className = "" }: { name: string; className?: string }) {
   const drawing = D[name] ?? D[ALIASES[name] ?? ""] ?? D.dot;
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={`shrink-0 ${className}`}
-    >
-      {drawing}
-    </svg>
-  );
+  return <LineIcon className={`shrink-0 ${className}`}>{drawing}</LineIcon>;
 }

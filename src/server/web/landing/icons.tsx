@@ -1,27 +1,8 @@
-import { useId, type ReactNode, type SVGProps } from "react";
+import { useId, type ReactNode } from "react";
+import { LineIcon } from "../../../client/components/LineIcon";
 import { colors } from "../../../shared/tokens";
 
-/** Line icons for the marketing site, drawn for this app. Decorative: the link or text names them. */
-function Icon({ children, ...props }: SVGProps<SVGSVGElement> & { children: ReactNode }) {
-  return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
-
+/** Line icons for the marketing site, drawn for this app. */
 const paths: Record<string, ReactNode> = {
   shield: <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Zm-3.5 9 2.5 2.5 4.5-5" />,
   bolt: <path d="M13 2 4 14h7l-1 8 9-12h-7l1-8Z" />,
@@ -62,7 +43,7 @@ const paths: Record<string, ReactNode> = {
 };
 
 export function LandingIcon({ name, className }: { name: string; className?: string }) {
-  return <Icon className={className}>{paths[name] ?? paths.check}</Icon>;
+  return <LineIcon className={className}>{paths[name] ?? paths.check}</LineIcon>;
 }
 
 /** The brand mark: an isometric cube split into the two gradient tones. */
