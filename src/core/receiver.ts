@@ -1,6 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/client";
-import { userLevels, type Program } from "../db/schema";
+import { userLevels, users, type Program } from "../db/schema";
 
 /**
  * The first user above `startId` (its referrer, then theirs...) who is eligible at
@@ -28,6 +28,11 @@ export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: 
       SELECT id FROM walk WHERE eligible LIMIT 1`),
   );
   return rows[0]?.id ?? null;
+}
+
+async function stillActiveUser(tx: Tx, userId: string): Promise<boolean> {
+  const rows = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt))).for("share");
+  return rows.length > 0;
 }
 
 export interface LockedLevel {
@@ -59,7 +64,11 @@ export async function lockReceiver(tx: Tx, startId: string, program: Program, le
     const candidate = await firstEligibleAbove(tx, from, program, level);
     if (!candidate) return null;
     const row = await lockLevelRow(tx, candidate, program, level);
-    if (row?.status === "active") return { userId: candidate, cycles: row.cycles, slots: row.slots };
+    // A deletion takes the user's row FOR UPDATE: sharing that row waits for one in progress,
+    // so a user deleted since the walk read it is skipped rather than paid.
+    if (row?.status === "active" && (await stillActiveUser(tx, candidate))) {
+      return { userId: candidate, cycles: row.cycles, slots: row.slots };
+    }
     from = candidate;
   }
 }
