@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { rowsOf, type Db, type Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
 import { MSG } from "../shared/messages";
 import { SEARCH_MAX_RESULTS } from "../shared/constants";
@@ -204,15 +204,4 @@ export async function listUsers(db: Db, { page, limit, search }: { page: number;
   return { users: rows, totalPages: Math.max(1, Math.ceil((total?.n ?? 0) / limit)) };
 }
 
-export async function userIdByEmail(tx: Tx, email: string): Promise<string | undefined> {
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(users)
-    .where(and(eq(sql`lower(${users.email})`, email.trim().toLowerCase()), isNull(users.deletedAt)));
-  return row?.id;
-}
 
-export async function activeUserExists(tx: Tx | Db, id: string): Promise<boolean> {
-  const rows = rowsOf<{ one: number }>(await tx.execute(sql`SELECT 1 AS one FROM users WHERE id = ${id} AND deleted_at IS NULL`));
-  return rows.length > 0;
-}

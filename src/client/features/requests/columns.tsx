@@ -1,0 +1,30 @@
+import type { ReactNode } from "react";
+import type { Column } from "../../components/DataTable";
+import { DateTime } from "../../components/DateTime";
+import { StatusBadge } from "../../components/StatusBadge";
+
+/** The columns deposit and withdrawal tables share: when, who, and the status or the admin's buttons. */
+interface RequestRow {
+  createdAt: string;
+  userName: string;
+  userEmail: string;
+  status: "pending" | "accepted" | "declined";
+}
+
+export const dateColumn = <R extends RequestRow>(): Column<R> => ({ header: "Date", cell: (row) => <DateTime value={row.createdAt} /> });
+
+export const userColumn = <R extends RequestRow>(): Column<R> => ({
+  header: "User",
+  cell: (row) => (
+    <>
+      <span className="block">{row.userName}</span>
+      <span className="muted block break-all text-xs">{row.userEmail}</span>
+    </>
+  ),
+});
+
+/** The dashboard adds Accept/Decline; the histories show the status instead. */
+export const statusOrActions = <R extends RequestRow>(actions?: (row: R) => ReactNode): Column<R> =>
+  actions ? { header: "Actions", end: true, cell: actions } : { header: "Status", cell: (row) => <StatusBadge status={row.status} /> };
+
+export const mono = (text: string) => <span className="break-all font-mono text-xs">{text}</span>;
