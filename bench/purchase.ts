@@ -95,12 +95,13 @@ async function purchase(w: World, buyer: string, level: number, reset: () => Pro
   };
 }
 
-/** Two purchases by the user at the bottom of the chain, compared across trees. */
-async function chainBuyer(w: World) {
-  const buyer = w.tree.chain.at(-1)!;
-  const above = w.tree.chain.at(-2)!;
+/** Two purchases by the user at the bottom of a line (the chain or the comb), compared across trees. */
+async function lineBuyer(w: World, line: string[]) {
+  const buyer = line.at(-1)!;
+  const above = line.at(-2)!;
   await w.fund(buyer, 100_000);
-  await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${above}, '3p', 1, 'active')`;
+  await w.pg`INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+    SELECT id, '3p', 1, 'active', chain_id, depth FROM users WHERE id = ${above}`;
   return {
     // Typical: the direct referrer is eligible and takes slot 1 (a one-step walk).
     referrerReceives: () =>
@@ -112,17 +113,18 @@ async function chainBuyer(w: World) {
       ),
     // Worst case: nobody above has level 2, so the walk crosses the whole chain to `system`.
     walkToSystem: async () => {
-      await w.pg`INSERT INTO user_levels (user_id, program, level, status) VALUES (${buyer}, '3p', 1, 'active') ON CONFLICT DO NOTHING`;
+      await w.pg`INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+        SELECT id, '3p', 1, 'active', chain_id, depth FROM users WHERE id = ${buyer} ON CONFLICT DO NOTHING`;
       return purchase(w, buyer, 2, () => w.pg`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 2`);
     },
     /** The scenarios did what they claim: level 1 paid the referrer in one step, level 2 reached system. */
-    async verify(n: number) {
+    async verify(runs: { referrerReceives: number; walkToSystem: number }) {
       const steps = await w.pg<{ level: number; owner_id: string | null; outcome: string; n: number }[]>`
         SELECT level, owner_id, outcome, count(*)::int AS n FROM placements WHERE buyer_id = ${buyer} GROUP BY 1, 2, 3 ORDER BY 1`;
       const expected = [
-        { level: 1, owner_id: above, outcome: "paid", n },
-        { level: 2, owner_id: null, outcome: "system", n },
-      ];
+        { level: 1, owner_id: above, outcome: "paid", n: runs.referrerReceives },
+        { level: 2, owner_id: null, outcome: "system", n: runs.walkToSystem },
+      ].filter((e) => e.n > 0);
       if (JSON.stringify(steps) !== JSON.stringify(expected)) throw new Error(`unexpected placements: ${JSON.stringify(steps)}`);
     },
   };
@@ -149,21 +151,25 @@ async function auth(w: World, userId: string): Promise<Once> {
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p95 ${p95(xs).toFixed(2)} ms`;
 const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
 
-const small = await world(`bench_small_${process.pid}`, { chain: 10, bushy: 0, activeShare: 0 });
-const large = await world(`bench_large_${process.pid}`, { chain: 10_000, bushy: 90_000, activeShare: 0.3 });
+const small = await world(`bench_small_${process.pid}`, { chain: 10, comb: 10, bushy: 0, activeShare: 0 });
+const large = await world(`bench_large_${process.pid}`, { chain: 10_000, comb: 10_000, bushy: 70_000, activeShare: 0.3 });
 try {
-  const [sb, lb] = [await chainBuyer(small), await chainBuyer(large)];
+  const [sb, lb] = [await lineBuyer(small, small.tree.chain), await lineBuyer(large, large.tree.chain)];
   const [smallDirect, largeDirect] = await compare(await sb.referrerReceives(), await lb.referrerReceives());
   const [smallWalk, largeWalk] = await compare(await sb.walkToSystem(), await lb.walkToSystem());
-  await sb.verify(WARMUP + RUNS);
-  await lb.verify(WARMUP + RUNS);
+  const [sc, lc] = [await lineBuyer(small, small.tree.comb), await lineBuyer(large, large.tree.comb)];
+  const [smallComb, largeComb] = await compare(await sc.walkToSystem(), await lc.walkToSystem());
+  const n = WARMUP + RUNS;
+  for (const b of [sb, lb]) await b.verify({ referrerReceives: n, walkToSystem: n });
+  for (const b of [sc, lc]) await b.verify({ referrerReceives: 0, walkToSystem: n });
   // The walk alone (one query, no HTTP, no transaction), where no one above is eligible.
-  const walk = (w: World): Once => async () => {
+  const walk = (w: World, line: string[]): Once => async () => {
     const t = performance.now();
-    if ((await firstEligibleAbove(w.db, w.tree.chain.at(-1)!, "3p", 2)) !== null) throw new Error("the walk found a receiver");
+    if ((await firstEligibleAbove(w.db, line.at(-1)!, "3p", 2)) !== null) throw new Error("the walk found a receiver");
     return performance.now() - t;
   };
-  const [smallWalkSql, largeWalkSql] = await compare(walk(small), walk(large));
+  const [smallWalkSql, largeWalkSql] = await compare(walk(small, small.tree.chain), walk(large, large.tree.chain));
+  const [smallCombSql, largeCombSql] = await compare(walk(small, small.tree.comb), walk(large, large.tree.comb));
   const bushy = await bushyPurchases(large);
   const [smallAuth, largeAuthDeep] = await compare(await auth(small, small.tree.chain.at(-1)!), await auth(large, large.tree.chain.at(-1)!), 4 * RUNS);
   const [, largeAuthAdmin] = await compare(await auth(small, small.adminId), await auth(large, large.adminId), 4 * RUNS);
@@ -175,6 +181,9 @@ try {
   console.log(`  walk to system, 10-user chain:            ${fmt(smallWalk)}`);
   console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeWalk)}   (${ratio(largeWalk, smallWalk)} the 10-user tree)`);
   console.log(`  of which the walk query, 10 / 10,000 ancestors: ${median(smallWalkSql).toFixed(2)} ms / ${median(largeWalkSql).toFixed(2)} ms`);
+  console.log(`  walk to system, comb 10 deep:             ${fmt(smallComb)}`);
+  console.log(`  walk to system, comb 10,000 deep:         ${fmt(largeComb)}   (${ratio(largeComb, smallComb)} the 10-deep comb)`);
+  console.log(`  of which the walk query, 10 / 10,000 chains: ${median(smallCombSql).toFixed(2)} ms / ${median(largeCombSql).toFixed(2)} ms`);
   console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallDirect)} the 10-user tree's referrer case)`);
   console.log(`GET /api/auth (${4 * RUNS} timed runs each)`);
   console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);

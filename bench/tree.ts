@@ -8,6 +8,11 @@ import type { Sql } from "postgres";
 export interface TreeSpec {
   /** Length of a single chain hanging from the admin. */
   chain: number;
+  /**
+   * Length of a line where every user's first partner is a leaf and the line goes on through
+   * their second: the shape that crosses the most chains (chains.ts), one per user.
+   */
+  comb: number;
   /** Users in a random recursive tree hanging from the admin (each picks an earlier one). */
   bushy: number;
   /** Share of bushy users with 3P level 1 active (0 or 1 cycles completed), so walks vary. */
@@ -16,6 +21,8 @@ export interface TreeSpec {
 
 export interface LoadedTree {
   chain: string[];
+  /** The comb's line, top to bottom (its leaves not included). */
+  comb: string[];
   bushy: string[];
   /** Bushy users that nobody registered under. */
   leaves: string[];
@@ -26,23 +33,32 @@ const BATCH = 5_000;
 export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwordHash: string): Promise<LoadedTree> {
   const parent = new Map<string, string>();
   const depth = new Map<string, number>([[adminId, 0]]);
+  // As sign-up places users (src/core/chains.ts): the first partner continues the referrer's chain.
+  // The admin has no partners yet when the tree is loaded.
+  const chainOf = new Map<string, string>([[adminId, adminId]]);
+  const hasChild = new Set<string>();
   const order: string[] = [];
   let n = 0;
   const add = (p: string) => {
     const id = `b${String(n++).padStart(7, "0")}`;
     parent.set(id, p);
     depth.set(id, depth.get(p)! + 1);
+    chainOf.set(id, hasChild.has(p) ? id : chainOf.get(p)!);
+    hasChild.add(p);
     order.push(id);
     return id;
   };
 
   const chain: string[] = [];
   for (let i = 0, p = adminId; i < spec.chain; i++) p = chain[chain.push(add(p)) - 1]!;
+  const comb: string[] = [];
+  for (let i = 0, p = adminId; i < spec.comb; i++) {
+    add(p); // the first partner, who stays a leaf
+    p = comb[comb.push(add(p)) - 1]!;
+  }
   const bushy: string[] = [];
-  const hasChild = new Set<string>();
   for (let i = 0; i < spec.bushy; i++) {
     const p = i === 0 ? adminId : bushy[Math.floor(Math.random() * bushy.length)]!;
-    hasChild.add(p);
     bushy.push(add(p));
   }
 
@@ -68,6 +84,7 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
         referral_id: `R${id.toUpperCase()}`,
         referrer_id: parent.get(id)!,
         depth: depth.get(id)!,
+        chain_id: chainOf.get(id)!,
       })),
     )}`;
     await pg`INSERT INTO accounts ${pg(ids.map((id) => ({ id, kind: "user" })))}`;
@@ -77,9 +94,17 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
 
   const active = bushy.filter(() => Math.random() < spec.activeShare);
   for (let i = 0; i < active.length; i += BATCH) {
-    const rows = active.slice(i, i + BATCH).map((id) => ({ user_id: id, program: "3p", level: 1, status: "active", cycles: Math.floor(Math.random() * 2) }));
+    const rows = active.slice(i, i + BATCH).map((id) => ({
+      user_id: id,
+      program: "3p",
+      level: 1,
+      status: "active",
+      cycles: Math.floor(Math.random() * 2),
+      chain_id: chainOf.get(id)!,
+      depth: depth.get(id)!,
+    }));
     await pg`INSERT INTO user_levels ${pg(rows)}`;
   }
   await pg`ANALYZE`;
-  return { chain, bushy, leaves: bushy.filter((id) => !hasChild.has(id)) };
+  return { chain, comb, bushy, leaves: bushy.filter((id) => !hasChild.has(id)) };
 }

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { rowsOf, type Database } from "../db/client";
 import { placements, transfers, userLevels, users, type Program } from "../db/schema";
 import { freshDatabase } from "../testing/db";
-import { ledgerReport } from "../testing/invariants";
+import { expectTreeInvariants, ledgerReport } from "../testing/invariants";
 import { MatrixModel, type ModelResult } from "../testing/matrixModel";
 import { Refusal } from "./errors";
 import { EXTERNAL, transfer } from "./ledger";
@@ -81,7 +81,7 @@ async function lastIds() {
 
 /**
  * Runs one operation on the database and on the model, then compares: the refusal (or
- * success), the transfers and placements it added, and the four ledger invariants.
+ * success), the transfers and placements it added, the ledger invariants and the tree's chains.
  */
 async function step(label: string, work: () => Promise<unknown>, model: () => ModelResult, purchase?: { buyer: string; cost: bigint }) {
   const { db } = database;
@@ -102,6 +102,7 @@ async function step(label: string, work: () => Promise<unknown>, model: () => Mo
   }
   const report = await ledgerReport(db);
   expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
+  await expectTreeInvariants(db);
 }
 
 test("random trees, purchases, unfreezes, gifts and deletions keep the ledger whole and follow the rules", async () => {

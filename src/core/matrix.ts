@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
-import { accounts, placements, userLevels, type Program } from "../db/schema";
+import { accounts, placements, userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import type { Cents } from "../shared/money";
@@ -43,6 +43,12 @@ async function levelStatuses(tx: Tx, userId: string, program: Program, levels: n
   return new Map(rows.map((r) => [r.level, r.status]));
 }
 
+/** The user's chain and depth, as user_levels keeps them for the receiver search (chains.ts). */
+const placeOf = (userId: string) => ({
+  chainId: sql<string>`(SELECT ${users.chainId} FROM ${users} WHERE ${users.id} = ${userId})`,
+  depth: sql<number>`(SELECT ${users.depth} FROM ${users} WHERE ${users.id} = ${userId})`,
+});
+
 const alreadyMsg = (status: "active" | "frozen") => (status === "active" ? MSG.levelAlreadyActive : MSG.levelAlreadyFrozen);
 
 /**
@@ -61,7 +67,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   // The buyer's own row is the first user_levels lock this transaction takes (descendant first).
   const inserted = await tx
     .insert(userLevels)
-    .values({ userId: buyerId, program, level, status: "active" })
+    .values({ userId: buyerId, program, level, status: "active", ...placeOf(buyerId) })
     .onConflictDoNothing()
     .returning({ userId: userLevels.userId });
   if (inserted.length === 0) {

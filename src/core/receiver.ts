@@ -6,28 +6,35 @@ import { userLevels, users, type Program } from "../db/schema";
  * The first user above `startId` (its referrer, then theirs...) who is eligible at
  * (program, level): not deleted, level active. Null when the walk runs off the top of the tree.
  *
- * One recursive query, so a 10,000-deep chain costs one round trip. The recursion stops at the
- * first eligible row (`WHERE NOT w.eligible`), and `LIMIT 1` lets Postgres stop fetching there too.
+ * One recursive query that goes up chain by chain (chains.ts): in each chain, the deepest
+ * active user at or above the walk's depth is one probe of user_levels_receiver_idx, then the
+ * walk leaves the chain through its first user's referrer. It stops at the first chain with an
+ * eligible user, so the cost follows the number of chains crossed, not the number of ancestors.
  * The read takes no locks; callers that pay the receiver lock its row and re-check (lockReceiver).
  */
 export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: Program, level: number): Promise<string | null> {
-  const rows = rowsOf<{ id: string }>(
+  // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
+  const deepestEligible = sql`(
+    SELECT ul.user_id FROM user_levels ul JOIN users e ON e.id = ul.user_id
+    WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
+      AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
+    ORDER BY ul.depth DESC LIMIT 1)`;
+  const rows = rowsOf<{ found: string }>(
     await tx.execute(sql`
-      WITH RECURSIVE walk(id, referrer_id, eligible) AS (
-        SELECT u.id, u.referrer_id, (u.deleted_at IS NULL AND coalesce(ul.status = 'active', false))
-        FROM users u
-        LEFT JOIN user_levels ul ON ul.user_id = u.id AND ul.program = ${program} AND ul.level = ${level}
-        WHERE u.id = (SELECT s.referrer_id FROM users s WHERE s.id = ${startId})
+      WITH RECURSIVE hop(chain_id, found) AS (
+        SELECT r.chain_id, ${deepestEligible}
+        FROM users s JOIN users r ON r.id = s.referrer_id
+        WHERE s.id = ${startId}
         UNION ALL
-        SELECT u.id, u.referrer_id, (u.deleted_at IS NULL AND coalesce(ul.status = 'active', false))
-        FROM walk w
-        JOIN users u ON u.id = w.referrer_id
-        LEFT JOIN user_levels ul ON ul.user_id = u.id AND ul.program = ${program} AND ul.level = ${level}
-        WHERE NOT w.eligible
+        SELECT r.chain_id, ${deepestEligible}
+        FROM hop h
+        JOIN users head ON head.id = h.chain_id
+        JOIN users r ON r.id = head.referrer_id
+        WHERE h.found IS NULL
       )
-      SELECT id FROM walk WHERE eligible LIMIT 1`),
+      SELECT found FROM hop WHERE found IS NOT NULL LIMIT 1`),
   );
-  return rows[0]?.id ?? null;
+  return rows[0]?.found ?? null;
 }
 
 async function stillActiveUser(tx: Tx, userId: string): Promise<boolean> {

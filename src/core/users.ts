@@ -5,6 +5,7 @@ import { accounts, programLevels, teamCounts, userLevels, users } from "../db/sc
 import { MSG } from "../shared/messages";
 import { SEARCH_MAX_RESULTS } from "../shared/constants";
 import { refuse } from "./errors";
+import { chainOfNewPartner } from "./chains";
 import { createAccount } from "./ledger";
 
 const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -33,11 +34,13 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
   // Locked (key share, as the foreign key would) so that a deletion of the referrer in flight
   // is waited for, and then seen.
   const [referrer] = await tx
-    .select({ id: users.id, depth: users.depth })
+    .select({ id: users.id, depth: users.depth, chainId: users.chainId })
     .from(users)
     .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)))
     .for("key share");
   if (!referrer) return refuse("invalid", MSG.invalidReferral);
+  // First, so that sign-ups under one referrer queue here: the chain placement below relies on it.
+  await adjustTeams(tx, referrer.id, 1);
 
   // The unique indexes decide, not a read before the write: a registration racing ours with the
   // same email makes this insert wait for it, then do nothing. A referral ID clash does the same.
@@ -54,13 +57,13 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
         referralId: newReferralId(),
         referrerId: referrer.id,
         depth: referrer.depth + 1,
+        chainId: await chainOfNewPartner(tx, referrer, id),
       })
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (inserted.length > 0) {
       await createAccount(tx, id, "user");
       await tx.insert(teamCounts).values({ userId: id });
-      await adjustTeams(tx, referrer.id, 1);
       return { id };
     }
     // lower() on both sides, as the unique index has it.

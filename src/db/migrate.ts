@@ -1,12 +1,13 @@
 import { sql } from "drizzle-orm";
 import { type Database, rowsOf } from "./client";
-import { migrations } from "./migrations.gen";
+import { migrations as all, type EmbeddedMigration } from "./migrations.gen";
 
 /**
  * Applies the SQL migrations of drizzle/ (embedded in migrations.gen.ts) that have not run yet, in one transaction,
- * recording them in drizzle's own journal table (compatible with drizzle-kit migrate).
+ * recording them in drizzle's own journal table (compatible with drizzle-kit migrate). Tests pass
+ * the first few of `migrations` to build a database as an older release left it.
  */
-export async function migrate(database: Database): Promise<void> {
+export async function migrate(database: Database, migrations: EmbeddedMigration[] = all): Promise<void> {
   const { db } = database;
   await db.execute(sql`CREATE SCHEMA IF NOT EXISTS drizzle`);
   await db.execute(

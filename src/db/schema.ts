@@ -29,12 +29,19 @@ export const users = pgTable(
     referralId: text("referral_id").notNull(),
     referrerId: text("referrer_id").references((): AnyPgColumn => users.id),
     depth: integer("depth").notNull().default(0),
+    /**
+     * The referral tree cut into chains (see src/core/chains.ts): the id of the first user of the
+     * chain this user is on. A user's first partner continues their chain; later ones start new.
+     */
+    chainId: text("chain_id").notNull(),
     createdAt: createdAt(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
     uniqueIndex("users_referral_id_uq").on(t.referralId),
+    // A chain is a path: one user per depth.
+    uniqueIndex("users_chain_depth_uq").on(t.chainId, t.depth),
     index("users_referrer_idx").on(t.referrerId, t.createdAt),
     index("users_created_idx").on(t.createdAt),
   ],
@@ -177,8 +184,15 @@ export const userLevels = pgTable(
     cycles: integer("cycles").notNull().default(0),
     slots: text("slots").array().notNull().default(sql`'{}'::text[]`),
     activatedAt: timestamp("activated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** The user's chain and depth, copied from users (never change), for the receiver search. */
+    chainId: text("chain_id").notNull(),
+    depth: integer("depth").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.program, t.level] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.program, t.level] }),
+    // "The deepest active user of this chain at or above depth d": one index probe per chain.
+    index("user_levels_receiver_idx").on(t.program, t.level, t.chainId, t.depth).where(sql`${t.status} = 'active'`),
+  ],
 );
 
 /** Every step of every purchase: who entered whose matrix, and what happened to the money. */

@@ -35,6 +35,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
       passwordHash: await options.hasher.hash(password),
       role: "admin",
       referralId: newReferralId(),
+      chainId: id,
     });
     await createAccount(tx, id, "user");
     await tx.insert(teamCounts).values({ userId: id });

@@ -5,7 +5,7 @@ import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
 import type { Database } from "../db/client";
 import { ADMIN, freshDatabase, testHasher } from "./db";
-import { expectLedgerInvariants } from "./invariants";
+import { expectLedgerInvariants, expectTreeInvariants } from "./invariants";
 
 export interface CallOptions {
   token?: string;
@@ -152,7 +152,11 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     adminToken,
     adminReferralId,
     logged,
-    checkLedger: () => expectLedgerInvariants(database.db),
+    /** The ledger invariants, and the referral chains the receiver search relies on. */
+    checkLedger: async () => {
+      await expectLedgerInvariants(database.db);
+      await expectTreeInvariants(database.db);
+    },
     close: () => database.close(),
   };
 }

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eq } from "drizzle-orm";
 import { inTransaction } from "../../core/tx";
+import { users } from "../../db/schema";
 import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
 import { createHarness, type Answer, type Harness } from "../../testing/harness";
@@ -247,7 +249,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     await h.checkLedger();
   });
 
-  test("many parallel registrations under one sponsor count every partner once", async () => {
+  test("many parallel registrations under one sponsor count every partner once, and exactly one continues the sponsor's chain", async () => {
     const sponsor = await h.signUp();
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
@@ -259,5 +261,9 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     expectNoServerErrors(answers);
     expect(answers.every((a) => a.status === 201)).toBe(true);
     expect(await h.me(sponsor.token)).toMatchObject({ totalPartners: 30, directPartners: 30 });
+    const [sponsorRow] = await h.db.select({ id: users.id, chainId: users.chainId }).from(users).where(eq(users.referralId, sponsor.myReferralId));
+    const partners = await h.db.select({ chainId: users.chainId }).from(users).where(eq(users.referrerId, sponsorRow!.id));
+    expect(partners.filter((p) => p.chainId === sponsorRow!.chainId).length).toBe(1);
+    // (afterEach checks the rest of the tree: depths, links, and the level rows' copies.)
   });
 });

@@ -165,7 +165,7 @@ test("a level whose cost is 0 is activated and placed without moving any money",
   expect(patched.status).toBe(200);
   const buyer = await m.member(undefined, 0);
   // Stands in for buying levels 1 to 11 ($10,235), which this test is not about.
-  await h.db.execute(sql`INSERT INTO user_levels (user_id, program, level, status) VALUES (${buyer.id}, '6p', 11, 'active')`);
+  await h.db.execute(sql`INSERT INTO user_levels (user_id, program, level, status, chain_id, depth) SELECT id, '6p', 11, 'active', chain_id, depth FROM users WHERE id = ${buyer.id}`);
   const before = await h.call("GET", "/api/user/transactions", { token: buyer.token });
   await m.bought(buyer, "6p", 12);
   expect((await h.me(buyer.token)).packages["6p"].levels[11].status).toBe("active");

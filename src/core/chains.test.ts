@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { eq, sql } from "drizzle-orm";
+import { openDatabase, rowsOf, type Database } from "../db/client";
+import { migrate } from "../db/migrate";
+import { migrations } from "../db/migrations.gen";
+import { users } from "../db/schema";
+import { freshDatabase } from "../testing/db";
+import { expectTreeInvariants } from "../testing/invariants";
+import { EXTERNAL, transfer } from "./ledger";
+import { purchaseLevel } from "./matrix";
+import { firstEligibleAbove } from "./receiver";
+import { inTransaction } from "./tx";
+import { adminReferralId, registerUser } from "./users";
+
+setDefaultTimeout(60_000);
+
+let database: Database;
+beforeAll(async () => {
+  database = await freshDatabase();
+});
+afterAll(() => database.close());
+
+async function join(name: string, referrer: string | null) {
+  const { db } = database;
+  const [ref] = referrer ? await db.select({ r: users.referralId }).from(users).where(eq(users.id, referrer)) : [{ r: await adminReferralId(db) }];
+  const { id } = await inTransaction(db, (tx) => registerUser(tx, { name, email: `${name}@chains.test`, passwordHash: "x", referralId: ref!.r }));
+  return id;
+}
+
+async function placeOf(id: string) {
+  const [row] = await database.db.select({ chainId: users.chainId, depth: users.depth }).from(users).where(eq(users.id, id));
+  return row!;
+}
+
+async function buy(id: string, level: number) {
+  await inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: id, amount: 100_000n, kind: "deposit" }));
+  for (let l = 1; l <= level; l++) await inTransaction(database.db, (tx) => purchaseLevel(tx, id, "3p", l));
+}
+
+//          admin
+//            a ─────────── b          a: admin's first partner, continues the admin's chain
+//          ┌─┴─┐           │          b: a second partner, starts its own chain
+//          c   d           e          c: a's first partner (admin's chain), d: a new chain
+//          │
+//          f
+test("a user's first partner continues their chain, later partners start one each", async () => {
+  const [admin] = await database.db.select({ id: users.id }).from(users).where(eq(users.role, "admin"));
+  const a = await join("a", null);
+  const b = await join("b", null);
+  const c = await join("c", a);
+  const d = await join("d", a);
+  const e = await join("e", b);
+  const f = await join("f", c);
+  const chainOf = async (id: string) => (await placeOf(id)).chainId;
+  expect(await Promise.all([a, c, f].map(chainOf))).toEqual([admin!.id, admin!.id, admin!.id]);
+  expect(await Promise.all([b, e].map(chainOf))).toEqual([b, b]);
+  expect(await chainOf(d)).toBe(d);
+  expect(await Promise.all([a, c, f, d, e].map(async (id) => (await placeOf(id)).depth))).toEqual([1, 2, 3, 2, 2]);
+  await expectTreeInvariants(database.db);
+});
+
+test("the receiver search takes no one deeper on a chain than where the walk entered it, nor anyone off the way up", async () => {
+  // p ─ q ─ r (p's chain), and p's second partner s with its own chain s ─ t.
+  const p = await join("p", null);
+  const q = await join("q", p);
+  const r = await join("r", q);
+  const s = await join("s", p);
+  const t = await join("t", s);
+  await buy(q, 2);
+  await buy(r, 2);
+  // From t the way up is s, then p (entering p's chain at p's depth): q and r are below that.
+  expect(await firstEligibleAbove(database.db, t, "3p", 1)).toBeNull();
+  await buy(p, 1);
+  expect(await firstEligibleAbove(database.db, t, "3p", 1)).toBe(p);
+  expect(await firstEligibleAbove(database.db, t, "3p", 2)).toBeNull();
+  // Along p's own chain the nearest active user wins: r's receiver at level 2 is q.
+  expect(await firstEligibleAbove(database.db, r, "3p", 2)).toBe(q);
+  await buy(s, 2);
+  expect(await firstEligibleAbove(database.db, t, "3p", 2)).toBe(s);
+  await expectTreeInvariants(database.db);
+});
+
+test("upgrading a database from before chains places every user as sign-up would have", async () => {
+  const old = await openDatabase({});
+  try {
+    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes('ADD COLUMN "chain_id"')));
+    expect(before).toBeGreaterThan(0);
+    await migrate(old, migrations.slice(0, before));
+    // root ─ x ─ z, root ─ y (signed up after x), z with an active level row.
+    await old.db.execute(sql`
+      INSERT INTO users (id, name, email, password_hash, referral_id, referrer_id, depth, created_at) VALUES
+        ('root', 'Root', 'root@old', 'x', 'R0', NULL, 0, '2026-01-01'),
+        ('y', 'Y', 'y@old', 'x', 'R2', 'root', 1, '2026-01-03'),
+        ('x', 'X', 'x@old', 'x', 'R1', 'root', 1, '2026-01-02'),
+        ('z', 'Z', 'z@old', 'x', 'R3', 'x', 2, '2026-01-04')`);
+    await old.db.execute(sql`INSERT INTO user_levels (user_id, program, level, status) VALUES ('z', '3p', 1, 'active')`);
+
+    await migrate(old);
+
+    const placed = rowsOf<{ id: string; chain_id: string }>(await old.db.execute(sql`SELECT id, chain_id FROM users ORDER BY id`));
+    expect(placed).toEqual([
+      { id: "root", chain_id: "root" },
+      { id: "x", chain_id: "root" },
+      { id: "y", chain_id: "y" },
+      { id: "z", chain_id: "root" },
+    ]);
+    const levels = rowsOf(await old.db.execute(sql`SELECT user_id, chain_id, depth FROM user_levels`));
+    expect(levels).toEqual([{ user_id: "z", chain_id: "root", depth: 2 }]);
+    await expectTreeInvariants(old.db);
+  } finally {
+    await old.close();
+  }
+});
