@@ -183,7 +183,7 @@ try {
   console.log(`  of which the walk query, 10 / 10,000 ancestors: ${median(smallWalkSql).toFixed(2)} ms / ${median(largeWalkSql).toFixed(2)} ms`);
   console.log(`  walk to system, comb 10 deep:             ${fmt(smallComb)}`);
   console.log(`  walk to system, comb 10,000 deep:         ${fmt(largeComb)}   (${ratio(largeComb, smallComb)} the 10-deep comb)`);
-  console.log(`  of which the walk query, 10 / 10,000 chains: ${median(smallCombSql).toFixed(2)} ms / ${median(largeCombSql).toFixed(2)} ms`);
+  console.log(`  of which the walk query, comb 10 / 10,000 deep: ${median(smallCombSql).toFixed(2)} ms / ${median(largeCombSql).toFixed(2)} ms`);
   console.log(`  random leaves, 100,000-user tree:         ${fmt(bushy)}   (${ratio(bushy, smallDirect)} the 10-user tree's referrer case)`);
   console.log(`GET /api/auth (${4 * RUNS} timed runs each)`);
   console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);

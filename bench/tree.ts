@@ -33,22 +33,25 @@ const BATCH = 5_000;
 export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwordHash: string): Promise<LoadedTree> {
   const parent = new Map<string, string>();
   const depth = new Map<string, number>([[adminId, 0]]);
-  // As sign-up places users (src/core/chains.ts): the first partner continues the referrer's chain.
-  // The admin has no partners yet when the tree is loaded.
-  const chainOf = new Map<string, string>([[adminId, adminId]]);
-  const hasChild = new Set<string>();
+  // Chains as sign-ups leave them (src/core/chains.ts): the first partner continues the
+  // referrer's chain until another partner's team (with them) outgrows the heir's more than twice.
+  const size = new Map<string, number>([[adminId, 1]]);
+  const heir = new Map<string, string>();
   const order: string[] = [];
   let n = 0;
   const add = (p: string) => {
     const id = `b${String(n++).padStart(7, "0")}`;
     parent.set(id, p);
     depth.set(id, depth.get(p)! + 1);
-    chainOf.set(id, hasChild.has(p) ? id : chainOf.get(p)!);
-    hasChild.add(p);
+    size.set(id, 1);
+    if (!heir.has(p)) heir.set(p, id);
+    for (let c = id, a: string | undefined = p; a; c = a, a = parent.get(a)) {
+      size.set(a, size.get(a)! + 1);
+      if (heir.get(a) !== c && size.get(c)! > 2 * size.get(heir.get(a)!)!) heir.set(a, c);
+    }
     order.push(id);
     return id;
   };
-
   const chain: string[] = [];
   for (let i = 0, p = adminId; i < spec.chain; i++) p = chain[chain.push(add(p)) - 1]!;
   const comb: string[] = [];
@@ -62,14 +65,14 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
     bushy.push(add(p));
   }
 
-  // Team sizes (all depths) are subtree sizes: children come after their parents in `order`,
-  // so walking it backwards adds each finished subtree to its parent.
-  const total = new Map<string, number>();
+  // Team sizes are subtree sizes without the user; parents come before children in `order`.
+  const total = (id: string) => size.get(id)! - 1;
   const direct = new Map<string, number>();
-  for (const id of order.toReversed()) {
+  const chainOf = new Map<string, string>([[adminId, adminId]]);
+  for (const id of order) {
     const p = parent.get(id)!;
     direct.set(p, (direct.get(p) ?? 0) + 1);
-    total.set(p, (total.get(p) ?? 0) + (total.get(id) ?? 0) + 1);
+    chainOf.set(id, heir.get(p) === id ? chainOf.get(p)! : id);
   }
 
   for (let i = 0; i < order.length; i += BATCH) {
@@ -88,9 +91,9 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
       })),
     )}`;
     await pg`INSERT INTO accounts ${pg(ids.map((id) => ({ id, kind: "user" })))}`;
-    await pg`INSERT INTO team_counts ${pg(ids.map((id) => ({ user_id: id, total: total.get(id) ?? 0, direct: direct.get(id) ?? 0 })))}`;
+    await pg`INSERT INTO team_counts ${pg(ids.map((id) => ({ user_id: id, total: total(id), direct: direct.get(id) ?? 0 })))}`;
   }
-  await pg`UPDATE team_counts SET total = total + ${total.get(adminId) ?? 0}, direct = direct + ${direct.get(adminId) ?? 0} WHERE user_id = ${adminId}`;
+  await pg`UPDATE team_counts SET total = total + ${total(adminId)}, direct = direct + ${direct.get(adminId) ?? 0} WHERE user_id = ${adminId}`;
 
   const active = bushy.filter(() => Math.random() < spec.activeShare);
   for (let i = 0; i < active.length; i += BATCH) {
@@ -106,5 +109,5 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
     await pg`INSERT INTO user_levels ${pg(rows)}`;
   }
   await pg`ANALYZE`;
-  return { chain, comb, bushy, leaves: bushy.filter((id) => !hasChild.has(id)) };
+  return { chain, comb, bushy, leaves: bushy.filter((id) => !heir.has(id)) };
 }

@@ -80,6 +80,36 @@ test("the receiver search takes no one deeper on a chain than where the walk ent
   await expectTreeInvariants(database.db);
 });
 
+//    k ─ x ─ x1 ─ x2            x: k's first partner, so x's line continues k's chain,
+//    └── y ─ y1 ─ ... ─ y6      until y's team (7 with y) is more than twice x's (3).
+test("a partner whose team outgrows the chain's heir more than twice over takes the chain over", async () => {
+  const chainOf = async (id: string) => (await placeOf(id)).chainId;
+  const k = await join("k", null);
+  const x = await join("x", k);
+  const x1 = await join("x1", x);
+  const x2 = await join("x2", x1);
+  await buy(x1, 1);
+  await buy(k, 1);
+  const y = await join("y", k);
+  const line = [y];
+  for (let i = 1; i <= 5; i++) line.push(await join(`y${i}`, line.at(-1)!));
+  // y's team is 6 with y: not yet more than twice x's 3. (k's own chain may be the admin's by
+  // now: k's team outgrew the admin's first partner's.)
+  const kChain = await chainOf(k);
+  expect(await Promise.all([x, x1, x2].map(chainOf))).toEqual([kChain, kChain, kChain]);
+  expect(await chainOf(y)).toBe(y);
+
+  const y6 = await join("y6", line.at(-1)!);
+  line.push(y6);
+  expect(await Promise.all(line.map(chainOf))).toEqual(line.map(() => kChain));
+  expect(await Promise.all([x, x1, x2].map(chainOf))).toEqual([x, x, x]);
+  await expectTreeInvariants(database.db); // x1's level row moved with x1
+
+  // The walks follow the new chains: x2 still reaches x1, and y6 passes x's line to reach k.
+  expect(await firstEligibleAbove(database.db, x2, "3p", 1)).toBe(x1);
+  expect(await firstEligibleAbove(database.db, y6, "3p", 1)).toBe(k);
+});
+
 test("upgrading a database from before chains places every user as sign-up would have", async () => {
   const old = await openDatabase({});
   try {

@@ -1,25 +1,75 @@
-import { eq } from "drizzle-orm";
-import type { Tx } from "../db/client";
+import { and, eq, gt, sql } from "drizzle-orm";
+import { rowsOf, type Tx } from "../db/client";
 import { users } from "../db/schema";
 
 /**
- * The referral tree is cut into chains: paths that go straight down. A user's first partner
- * continues the user's chain; every later partner starts a chain of their own. Each user stores
- * the id of the first user of their chain (`chain_id`) and their depth, and those never change.
+ * The referral tree is cut into chains: paths that go straight down, in the manner of a
+ * heavy-path decomposition. Every user with partners has exactly one partner who continues
+ * their chain; every other partner starts a chain of their own. Each user stores the id of the
+ * first user of their chain (`chain_id`) next to their depth, and user_levels copies both.
  *
  * On a chain the ancestors of a user are exactly the chain's users above them, so "the deepest
  * eligible ancestor within this chain" is one index probe on user_levels (program, level,
  * chain_id, depth), however long the chain is. The receiver search (receiver.ts) makes one probe
- * per chain on the way up instead of one lookup per ancestor: a referral line 10,000 deep is one
- * chain, and a walk through it costs the same as through 10.
+ * per chain on the way up instead of one lookup per ancestor.
  *
- * The number of chains a walk crosses is the number of times the way up leaves a user through
- * a partner other than their first: the depth of the tree at most, a handful in a random tree.
+ * Which partner continues: the first one, until another partner's team outgrows theirs more
+ * than twice over; then that branch takes the chain over (rebalanceChains). So wherever a walk
+ * leaves a chain, the user it leaves has a team at least half again as big as the partner it
+ * came from, and a walk crosses at most log1.5(users) chains: about 28 among 100,000 users,
+ * whatever the shape of the tree. A plain line 10,000 deep is one chain.
  */
-export async function chainOfNewPartner(tx: Tx, referrer: { id: string; chainId: string }, newId: string): Promise<string> {
-  // Callers hold the referrer's team_counts row lock (every sign-up under a referrer takes it),
-  // so no other partner of theirs can commit between this read and the insert. The unique
-  // index (chain_id, depth) would refuse a second user at the same place regardless.
-  const [earlier] = await tx.select({ id: users.id }).from(users).where(eq(users.referrerId, referrer.id)).limit(1);
-  return earlier ? newId : referrer.chainId;
+export async function chainOfNewPartner(tx: Tx, referrerId: string, newId: string): Promise<string> {
+  // Callers hold the referrer's team_counts row lock (every sign-up under a referrer takes it, and
+  // every sign-up that could move the referrer to another chain holds it too), so this read is
+  // current until the insert. The unique index (chain_id, depth) would refuse a clash regardless.
+  const [referrer] = await tx.select({ chainId: users.chainId }).from(users).where(eq(users.id, referrerId));
+  const [partner] = await tx.select({ id: users.id }).from(users).where(eq(users.referrerId, referrerId)).limit(1);
+  return partner ? newId : referrer!.chainId;
+}
+
+/**
+ * After a sign-up has been counted in every upline's team (team_counts): wherever on the way up
+ * the new user's branch now has more than twice the members of the branch that continues the
+ * chain, the new user's branch takes the chain over. Sizes are team + 1 (the partner themselves).
+ *
+ * Callers hold every upline's team_counts row lock, so sign-ups rebalance one at a time.
+ */
+export async function rebalanceChains(tx: Tx, newUserId: string): Promise<void> {
+  const takeovers = rowsOf<{ at: string; branch: string }>(
+    await tx.execute(sql`
+      WITH RECURSIVE up(child, parent) AS (
+        SELECT id, referrer_id FROM users WHERE id = ${newUserId}
+        UNION ALL
+        SELECT u.id, u.referrer_id FROM up JOIN users u ON u.id = up.parent
+      )
+      SELECT up.parent AS at, up.child AS branch
+      FROM up
+      JOIN users p ON p.id = up.parent
+      JOIN users heir ON heir.chain_id = p.chain_id AND heir.depth = p.depth + 1
+      JOIN team_counts heir_team ON heir_team.user_id = heir.id
+      JOIN team_counts branch_team ON branch_team.user_id = up.child
+      WHERE heir.id <> up.child AND branch_team.total + 1 > 2 * (heir_team.total + 1)`),
+  );
+  // A takeover changes who continues the chain at `at` only, so each can go on its own.
+  for (const { at, branch } of takeovers) await handOver(tx, at, branch);
+}
+
+/** `branch` (a partner of `at` who starts a chain) continues `at`'s chain in place of the heir. */
+async function handOver(tx: Tx, at: string, branch: string): Promise<void> {
+  const [top] = await tx.select({ chainId: users.chainId, depth: users.depth }).from(users).where(eq(users.id, at));
+  const [heir] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.chainId, top!.chainId), eq(users.depth, top!.depth + 1)));
+  const below = and(eq(users.chainId, top!.chainId), gt(users.depth, top!.depth));
+  // The heir and the chain below them become a chain of their own, then the branch's chain
+  // joins `at`'s. Both statements use the (chain_id, depth) index and never collide in it.
+  await tx.update(users).set({ chainId: heir!.id }).where(below);
+  await tx.update(users).set({ chainId: top!.chainId }).where(eq(users.chainId, branch));
+  await tx.execute(sql`
+    UPDATE user_levels ul SET chain_id = u.chain_id
+    FROM users u
+    WHERE u.id = ul.user_id AND u.depth > ${top!.depth} AND u.chain_id IN (${heir!.id}, ${top!.chainId})
+      AND ul.chain_id <> u.chain_id`);
 }

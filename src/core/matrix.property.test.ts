@@ -202,4 +202,12 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
   // Guards against a generator that silently stops reaching the rules (these are near certain
   // with the weights above; freezes and unfreezes happen in most runs but are not asserted).
   expect([seen.paid, seen.pass_up, seen.system].every((n) => (n ?? 0) > 0)).toBe(true);
+  // ...and that chain takeovers (chains.ts) happened, so walks were checked across moved chains.
+  const [takeovers] = rowsOf<{ n: number }>(
+    await database.db.execute(sql`
+      SELECT count(*)::int AS n FROM users u JOIN users p ON p.id = u.referrer_id
+      WHERE u.chain_id = p.chain_id
+        AND EXISTS (SELECT 1 FROM users s WHERE s.referrer_id = p.id AND (s.created_at, s.id) < (u.created_at, u.id))`),
+  );
+  expect(takeovers!.n).toBeGreaterThan(0);
 }, 120_000); // ~10 s on an idle machine; room for a loaded one

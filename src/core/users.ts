@@ -5,7 +5,7 @@ import { accounts, programLevels, teamCounts, userLevels, users } from "../db/sc
 import { MSG } from "../shared/messages";
 import { SEARCH_MAX_RESULTS } from "../shared/constants";
 import { refuse } from "./errors";
-import { chainOfNewPartner } from "./chains";
+import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
 
 const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
@@ -34,12 +34,13 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
   // Locked (key share, as the foreign key would) so that a deletion of the referrer in flight
   // is waited for, and then seen.
   const [referrer] = await tx
-    .select({ id: users.id, depth: users.depth, chainId: users.chainId })
+    .select({ id: users.id, depth: users.depth })
     .from(users)
     .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)))
     .for("key share");
   if (!referrer) return refuse("invalid", MSG.invalidReferral);
-  // First, so that sign-ups under one referrer queue here: the chain placement below relies on it.
+  // First, so that sign-ups queue here (every one locks the root's row): the chain placement and
+  // rebalancing below (chains.ts) rely on it.
   await adjustTeams(tx, referrer.id, 1);
 
   // The unique indexes decide, not a read before the write: a registration racing ours with the
@@ -57,13 +58,14 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
         referralId: newReferralId(),
         referrerId: referrer.id,
         depth: referrer.depth + 1,
-        chainId: await chainOfNewPartner(tx, referrer, id),
+        chainId: await chainOfNewPartner(tx, referrer.id, id),
       })
       .onConflictDoNothing()
       .returning({ id: users.id });
     if (inserted.length > 0) {
       await createAccount(tx, id, "user");
       await tx.insert(teamCounts).values({ userId: id });
+      await rebalanceChains(tx, id);
       return { id };
     }
     // lower() on both sides, as the unique index has it.

@@ -29,10 +29,7 @@ export const users = pgTable(
     referralId: text("referral_id").notNull(),
     referrerId: text("referrer_id").references((): AnyPgColumn => users.id),
     depth: integer("depth").notNull().default(0),
-    /**
-     * The referral tree cut into chains (see src/core/chains.ts): the id of the first user of the
-     * chain this user is on. A user's first partner continues their chain; later ones start new.
-     */
+    /** The referral tree cut into chains (src/core/chains.ts): the id of the chain's first user. */
     chainId: text("chain_id").notNull(),
     createdAt: createdAt(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
@@ -40,8 +37,11 @@ export const users = pgTable(
   (t) => [
     uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
     uniqueIndex("users_referral_id_uq").on(t.referralId),
-    // A chain is a path: one user per depth.
-    uniqueIndex("users_chain_depth_uq").on(t.chainId, t.depth),
+    // A chain is a path: one user per depth. Partial (the predicate always holds) on purpose: a
+    // partial unique index cannot back a foreign key, so Postgres does not treat chain_id as a
+    // key column, and moving users between chains (chains.ts) does not wait for the key-share
+    // locks that sign-ups and foreign-key checks hold on users rows.
+    uniqueIndex("users_chain_depth_uq").on(t.chainId, t.depth).where(sql`${t.chainId} IS NOT NULL`),
     index("users_referrer_idx").on(t.referrerId, t.createdAt),
     index("users_created_idx").on(t.createdAt),
   ],

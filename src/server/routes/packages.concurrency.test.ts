@@ -67,7 +67,7 @@ test.skipIf(!onPostgres)("40 partners of one referrer buying 3P and 6P level 1 a
   await h.checkLedger();
 });
 
-test.skipIf(!onPostgres)("purchases under every level of a tree, all at once, end in the state of a one-by-one replay in commit order", async () => {
+test.skipIf(!onPostgres)("purchases under every level of a tree, all at once and while sign-ups move chains, end in the state of a one-by-one replay in commit order", async () => {
   const h2 = await createHarness({ max: 20 });
   try {
     const m = matrixHelpers(h2);
@@ -75,15 +75,25 @@ test.skipIf(!onPostgres)("purchases under every level of a tree, all at once, en
     // partners spread over all of them buy both programs at once: the walks overlap at every depth.
     const top = await m.member(undefined, 20);
     const middle = [await m.member(top, 20), await m.member(top, 20), await m.member(top, 20)];
-    const bottom = [];
+    const bottom: Awaited<ReturnType<typeof m.member>>[] = [];
     for (const parent of middle) for (let i = 0; i < 3; i++) bottom.push(await m.member(parent, 20));
     const nodes = [top, ...middle, ...bottom];
     for (const n of nodes) for (const p of ["3p", "6p"]) await m.bought(n, p, 1);
     const leaves = [];
     for (let i = 0; i < 30; i++) leaves.push(await m.member(nodes[i % nodes.length], 10));
 
-    const answers = await Promise.all(leaves.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
+    // Meanwhile a line of sign-ups grows under the last middle user, until its branch takes the
+    // chain over at every level above it (chains.ts): walks run while chains move under them.
+    const chainOf = async (u: { myReferralId: string }) =>
+      rowsOf<{ chain_id: string }>(await h2.db.execute(sql`SELECT chain_id FROM users WHERE referral_id = ${u.myReferralId}`))[0]!.chain_id;
+    const topChain = await chainOf(top);
+    expect(await chainOf(middle[2]!)).not.toBe(topChain);
+    const growLine = async () => {
+      for (let parent = bottom.at(-1)!, i = 0; i < 30; i++) parent = await h2.signUp({ referralId: parent.myReferralId });
+    };
+    const [answers] = await Promise.all([Promise.all(leaves.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)])), growLine()]);
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    expect(await chainOf(middle[2]!)).toBe(topChain);
 
     // Replay every purchase in transfer id order. A transaction that waits for a row another
     // holds inserts its transfer after the other commits, so this order is a valid one-by-one
