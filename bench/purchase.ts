@@ -59,13 +59,25 @@ async function world(name: string, spec: TreeSpec) {
     if (res.status !== 200) throw new Error(`${method} ${path} answered ${res.status}`);
     return ms;
   }
+  /** A sign-up under `referrerId` (argon2 at the cheap bench cost, so the tree's share shows). */
+  let signUps = 0;
+  async function signUp(referrerId: string): Promise<number> {
+    const [ref] = await pg<{ referral_id: string }[]>`SELECT referral_id FROM users WHERE id = ${referrerId}`;
+    const body = JSON.stringify({ name: "Bench Signup", email: `signup${signUps++}@bench.local`, password: "bench-password", referralId: ref!.referral_id });
+    const t = performance.now();
+    const res = await app.request("/api/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body });
+    await res.text();
+    const ms = performance.now() - t;
+    if (res.status !== 201) throw new Error(`register answered ${res.status}`);
+    return ms;
+  }
   async function close() {
     await pg.end();
     await database.close();
     await server.unsafe(`DROP DATABASE IF EXISTS ${name}`);
     await server.end();
   }
-  return { db: database.db, pg, tree, adminId: admin!.id, fund, token, timed, close };
+  return { db: database.db, pg, tree, adminId: admin!.id, fund, token, timed, signUp, close };
 }
 type World = Awaited<ReturnType<typeof world>>;
 
@@ -173,6 +185,12 @@ try {
   const bushy = await bushyPurchases(large);
   const [smallAuth, largeAuthDeep] = await compare(await auth(small, small.tree.chain.at(-1)!), await auth(large, large.tree.chain.at(-1)!), 4 * RUNS);
   const [, largeAuthAdmin] = await compare(await auth(small, small.adminId), await auth(large, large.adminId), 4 * RUNS);
+  // Sign-ups pay for the tree: every upline's team count, and the chain rebalancing (chains.ts).
+  const [smallSignUp, largeSignUp] = await compare(
+    () => small.signUp(small.tree.chain.at(-1)!),
+    () => large.signUp(large.tree.chain.at(-1)!),
+    20,
+  );
 
   console.log(`\nload average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   console.log(`POST /api/user/packages/purchase (${RUNS} timed runs each, in-process app, Postgres over TCP)`);
@@ -189,6 +207,9 @@ try {
   console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
   console.log(`  100,000 users, user 10,000 deep:          ${fmt(largeAuthDeep)}`);
   console.log(`  100,000 users, admin (team of 100,000):   ${fmt(largeAuthAdmin)}`);
+  console.log(`POST /api/auth/register (20 timed runs each)`);
+  console.log(`  under the bottom of a 10-user chain:      ${fmt(smallSignUp)}`);
+  console.log(`  under the bottom of the 10,000-deep chain: ${fmt(largeSignUp)}   (${ratio(largeSignUp, smallSignUp)})`);
 } finally {
   await small.close();
   await large.close();

@@ -33,23 +33,25 @@ export async function chainOfNewPartner(tx: Tx, referrerId: string, newId: strin
  * the new user's branch now has more than twice the members of the branch that continues the
  * chain, the new user's branch takes the chain over. Sizes are team + 1 (the partner themselves).
  *
+ * Only where the way up leaves a chain (at a chain's first user, whose referrer's heir is someone
+ * else) can that happen, so this goes up chain by chain too: one step per chain, not per upline.
  * Callers hold every upline's team_counts row lock, so sign-ups rebalance one at a time.
  */
 export async function rebalanceChains(tx: Tx, newUserId: string): Promise<void> {
   const takeovers = rowsOf<{ at: string; branch: string }>(
     await tx.execute(sql`
-      WITH RECURSIVE up(child, parent) AS (
-        SELECT id, referrer_id FROM users WHERE id = ${newUserId}
+      WITH RECURSIVE up(branch, at) AS (
+        SELECT head.id, head.referrer_id FROM users u JOIN users head ON head.id = u.chain_id WHERE u.id = ${newUserId}
         UNION ALL
-        SELECT u.id, u.referrer_id FROM up JOIN users u ON u.id = up.parent
+        SELECT head.id, head.referrer_id FROM up JOIN users a ON a.id = up.at JOIN users head ON head.id = a.chain_id
       )
-      SELECT up.parent AS at, up.child AS branch
+      SELECT up.at, up.branch
       FROM up
-      JOIN users p ON p.id = up.parent
+      JOIN users p ON p.id = up.at
       JOIN users heir ON heir.chain_id = p.chain_id AND heir.depth = p.depth + 1
       JOIN team_counts heir_team ON heir_team.user_id = heir.id
-      JOIN team_counts branch_team ON branch_team.user_id = up.child
-      WHERE heir.id <> up.child AND branch_team.total + 1 > 2 * (heir_team.total + 1)`),
+      JOIN team_counts branch_team ON branch_team.user_id = up.branch
+      WHERE heir.id <> up.branch AND branch_team.total + 1 > 2 * (heir_team.total + 1)`),
   );
   // A takeover changes who continues the chain at `at` only, so each can go on its own.
   for (const { at, branch } of takeovers) await handOver(tx, at, branch);
