@@ -4,7 +4,7 @@ import { openDatabase, rowsOf, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
 import { migrations } from "../db/migrations.gen";
 import { users } from "../db/schema";
-import { freshDatabase } from "../testing/db";
+import { freshDatabase, onPostgres } from "../testing/db";
 import { expectTreeInvariants } from "../testing/invariants";
 import { EXTERNAL, transfer } from "./ledger";
 import { purchaseLevel } from "./matrix";
@@ -108,6 +108,41 @@ test("a partner whose team outgrows the chain's heir more than twice over takes 
   // The walks follow the new chains: x2 still reaches x1, and y6 passes x's line to reach k.
   expect(await firstEligibleAbove(database.db, x2, "3p", 1)).toBe(x1);
   expect(await firstEligibleAbove(database.db, y6, "3p", 1)).toBe(k);
+});
+
+test.skipIf(!onPostgres)("a purchase racing the sign-up that moves its buyer to another chain leaves the level row's copy current", async () => {
+  const chainOf = async (id: string) => (await placeOf(id)).chainId;
+  // As above: m's line (3 with m) continues j's chain until n's line outgrows it.
+  const j = await join("j", null);
+  const m = await join("m", j);
+  const m1 = await join("m1", m);
+  const m2 = await join("m2", m1);
+  await buy(m1, 1);
+  const line = [await join("n", j)];
+  for (let i = 1; i <= 5; i++) line.push(await join(`n${i}`, line.at(-1)!));
+  await inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: m2, amount: 100_000n, kind: "deposit" }));
+  const before = await chainOf(m2);
+
+  // The sign-up that hands j's chain to n's line moves m2 to m's chain; it stays open while m2
+  // buys level 1, and commits only after the purchase has had time to write its row.
+  let commit!: () => void;
+  const held = new Promise<void>((resolve) => (commit = resolve));
+  let signedUp!: () => void;
+  const moved = new Promise<void>((resolve) => (signedUp = resolve));
+  const signUp = inTransaction(database.db, async (tx) => {
+    const [ref] = await tx.select({ r: users.referralId }).from(users).where(eq(users.id, line.at(-1)!));
+    await registerUser(tx, { name: "n6", email: "n6@chains.test", passwordHash: "x", referralId: ref!.r });
+    signedUp();
+    await held;
+  });
+  await moved;
+  const purchase = inTransaction(database.db, (tx) => purchaseLevel(tx, m2, "3p", 1));
+  await Bun.sleep(300);
+  commit();
+  await signUp;
+  expect((await purchase).payee).toBe(m1);
+  expect(await chainOf(m2)).not.toBe(before);
+  await expectTreeInvariants(database.db); // m2's new level row carries m2's new chain
 });
 
 test("upgrading a database from before chains places every user as sign-up would have", async () => {

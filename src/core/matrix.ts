@@ -64,6 +64,10 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   if (level > 1 && !statuses.has(level - 1)) return refuse("invalid", MSG.purchasePrevious);
   await expectAvailable(tx, buyerId, cost);
 
+  // The row copies the buyer's chain (chains.ts). Sharing the buyer's users row makes a sign-up
+  // that moves the buyer to another chain wait for this purchase (and then update the copy), or
+  // this purchase wait for it (and then read the new chain): the copy is never left stale.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, buyerId)).for("share");
   // The buyer's own row is the first user_levels lock this transaction takes (descendant first).
   const inserted = await tx
     .insert(userLevels)

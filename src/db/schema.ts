@@ -184,7 +184,7 @@ export const userLevels = pgTable(
     cycles: integer("cycles").notNull().default(0),
     slots: text("slots").array().notNull().default(sql`'{}'::text[]`),
     activatedAt: timestamp("activated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-    /** The user's chain and depth, copied from users (never change), for the receiver search. */
+    /** The user's chain and depth, copied from users (chains.ts keeps them equal), for the receiver search. */
     chainId: text("chain_id").notNull(),
     depth: integer("depth").notNull(),
   },
