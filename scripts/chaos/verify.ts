@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { TREE_CHECKS } from "../../src/testing/treeChecks";
 import type { Journal } from "./workload";
 
 /** Every way the database can disagree with the ledger rules or with what clients were told. */
@@ -21,6 +22,11 @@ export async function verify(sql: postgres.Sql, journal: Journal): Promise<strin
       SELECT a.id FROM accounts a LEFT JOIN (SELECT user_id, sum(amount) AS p FROM withdrawals WHERE status = 'pending' GROUP BY user_id) w
       ON w.user_id = a.id WHERE a.held <> coalesce(w.p, 0)`)
     fail(`account ${r.id}: held differs from its pending withdrawals`);
+
+  // The referral chains the receiver search relies on (src/core/chains.ts).
+  for (const [name, query] of Object.entries(TREE_CHECKS)) {
+    for (const r of await sql.unsafe(query)) fail(`referral tree: ${name}: user ${r.id}`);
+  }
 
   // Each decided request moved money exactly as often as its decision says.
   for (const r of await sql`

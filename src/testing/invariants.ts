@@ -1,6 +1,7 @@
 import { expect } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
+import { TREE_CHECKS } from "./treeChecks";
 
 export interface LedgerReport {
   total: bigint;
@@ -49,35 +50,15 @@ export async function expectLedgerInvariants(db: Db): Promise<void> {
   expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
 }
 
-export interface TreeReport {
-  /** Users whose depth is not their referrer's plus one. */
-  wrongDepth: string[];
-  /** Users on a chain (chain_id not their own id) whose referrer is not the user above on it. */
-  brokenLinks: string[];
-  /** Users with partners none of whom continues their chain. */
-  unfinishedChains: string[];
-  /** user_levels rows whose copied chain or depth differs from the user's. */
-  staleLevelRows: string[];
-}
+export type TreeReport = Record<keyof typeof TREE_CHECKS, string[]>;
 
-/** Reads the referral-chain invariants of chains.ts straight from the tables. */
+/** Reads the referral-chain invariants straight from the tables. */
 export async function treeReport(db: Db): Promise<TreeReport> {
-  const ids = async (query: ReturnType<typeof sql>) => rowsOf<{ id: string }>(await db.execute(query)).map((r) => r.id);
-  return {
-    wrongDepth: await ids(sql`
-      SELECT u.id FROM users u LEFT JOIN users p ON p.id = u.referrer_id
-      WHERE u.depth <> coalesce(p.depth + 1, 0)`),
-    brokenLinks: await ids(sql`
-      SELECT u.id FROM users u LEFT JOIN users p ON p.id = u.referrer_id
-      WHERE u.chain_id <> u.id AND (p.chain_id IS DISTINCT FROM u.chain_id)`),
-    unfinishedChains: await ids(sql`
-      SELECT p.id FROM users p
-      WHERE EXISTS (SELECT 1 FROM users c WHERE c.referrer_id = p.id)
-        AND NOT EXISTS (SELECT 1 FROM users c WHERE c.referrer_id = p.id AND c.chain_id = p.chain_id)`),
-    staleLevelRows: await ids(sql`
-      SELECT ul.user_id AS id FROM user_levels ul JOIN users u ON u.id = ul.user_id
-      WHERE ul.chain_id <> u.chain_id OR ul.depth <> u.depth`),
-  };
+  const report = {} as TreeReport;
+  for (const [name, query] of Object.entries(TREE_CHECKS)) {
+    report[name as keyof TreeReport] = rowsOf<{ id: string }>(await db.execute(sql.raw(query))).map((r) => r.id);
+  }
+  return report;
 }
 
 /** Fails the test unless the referral tree and its chains are consistent. */

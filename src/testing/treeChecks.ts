@@ -1,0 +1,23 @@
+/**
+ * The referral-chain invariants of chains.ts, each a query for the ids that break it (plain SQL,
+ * so the chaos harness runs the same checks over its own connection).
+ */
+export const TREE_CHECKS = {
+  /** Users whose depth is not their referrer's plus one. */
+  wrongDepth: `
+    SELECT u.id FROM users u LEFT JOIN users p ON p.id = u.referrer_id
+    WHERE u.depth <> coalesce(p.depth + 1, 0)`,
+  /** Users on a chain (chain_id not their own id) whose referrer is not on the same chain. */
+  brokenLinks: `
+    SELECT u.id FROM users u LEFT JOIN users p ON p.id = u.referrer_id
+    WHERE u.chain_id <> u.id AND p.chain_id IS DISTINCT FROM u.chain_id`,
+  /** Users with partners none of whom continues their chain. */
+  unfinishedChains: `
+    SELECT p.id FROM users p
+    WHERE EXISTS (SELECT 1 FROM users c WHERE c.referrer_id = p.id)
+      AND NOT EXISTS (SELECT 1 FROM users c WHERE c.referrer_id = p.id AND c.chain_id = p.chain_id)`,
+  /** user_levels rows whose copied chain or depth differs from the user's. */
+  staleLevelRows: `
+    SELECT ul.user_id AS id FROM user_levels ul JOIN users u ON u.id = ul.user_id
+    WHERE ul.chain_id <> u.chain_id OR ul.depth <> u.depth`,
+};
