@@ -117,6 +117,27 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
   );
 
   test(
+    "the login page, when its code cannot be downloaded (a release replaced it), shows an error with a reload instead of a blank screen",
+    async () => {
+      const visitor = await openSession(browser, server.url);
+      try {
+        await visitor.page.goto("/register");
+        await visitor.page.getByRole("heading", { name: "Create your account" }).waitFor();
+        // From now on the chunks not loaded yet are gone, as after a new build on the server.
+        await visitor.page.route(/\/build\/chunk-[^/]*\.js$/, (route) => route.fulfill({ status: 404, body: "Not found" }));
+        await visitor.page.getByRole("link", { name: "Log In" }).click();
+        await visitor.page.getByRole("alert").getByText("This page could not be loaded").waitFor();
+        await visitor.page.unroute(/\/build\/chunk-[^/]*\.js$/);
+        await visitor.page.getByRole("button", { name: "Try again" }).click();
+        await visitor.page.getByRole("heading", { name: "Welcome back" }).waitFor();
+      } finally {
+        await visitor.context.close();
+      }
+    },
+    STEP_MS,
+  );
+
+  test(
     "a dashboard page whose code cannot be downloaded (a release replaced it) shows an error with a reload, not an empty screen",
     async () => {
       const reader = await openSession(browser, server.url);

@@ -1,9 +1,10 @@
-import { lazy, Suspense, useEffect } from "react";
+import { lazy, Suspense, useEffect, type ComponentType } from "react";
 import { Route, Routes, useLocation } from "react-router";
 import { DashboardLayout } from "../layout/DashboardLayout";
 import { featureRoutes } from "./featureRoutes";
 import { RequireAuth } from "./RequireAuth";
 import { AuthFrame } from "../features/auth/AuthFrame";
+import { PageErrorBoundary } from "../components/PageErrorBoundary";
 
 // Every page is its own chunk; the first load carries only the shell (router, layout, guard).
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
@@ -18,22 +19,8 @@ const DashboardNotFound = lazy(() => import("../layout/DashboardNotFound"));
 export function AppRoutes() {
   return (
     <Routes>
-      <Route
-        path="/login"
-        element={
-          <Suspense fallback={<AuthFrame busy />}>
-            <LoginPage />
-          </Suspense>
-        }
-      />
-      <Route
-        path="/register"
-        element={
-          <Suspense fallback={<AuthFrame busy />}>
-            <RegisterPage />
-          </Suspense>
-        }
-      />
+      <Route path="/login" element={<AuthPage page={LoginPage} />} />
+      <Route path="/register" element={<AuthPage page={RegisterPage} />} />
       <Route path="/userDashboard" element={<RequireAuth>{(user) => <DashboardLayout user={user} />}</RequireAuth>}>
         <Route index element={<ProfilePage />} />
         {featureRoutes
@@ -46,6 +33,17 @@ export function AppRoutes() {
       {/* Any other path belongs to the server (the landing page, its 404 page). */}
       <Route path="*" element={<ServerPage />} />
     </Routes>
+  );
+}
+
+/** Login and register: a skeleton of the card while the page's code loads, an error if it cannot. */
+function AuthPage({ page: Page }: { page: ComponentType }) {
+  return (
+    <PageErrorBoundary frame={(error) => <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">{error}</main>}>
+      <Suspense fallback={<AuthFrame busy />}>
+        <Page />
+      </Suspense>
+    </PageErrorBoundary>
   );
 }
 

@@ -8,10 +8,12 @@ interface CopyButtonProps {
   label?: string;
   /** Called after a successful copy, e.g. for the page's own toast. */
   onCopied?: () => void;
+  /** Icon only (tables): `label` becomes the button's accessible name and tooltip. */
+  compact?: boolean;
 }
 
 /** Copies `text` and says "Copied!" for 2 seconds (the spec's copy confirmation). */
-export function CopyButton({ text, label = "Copy", onCopied }: CopyButtonProps) {
+export function CopyButton({ text, label = "Copy", onCopied, compact = false }: CopyButtonProps) {
   const [copied, setCopied] = useState(false);
 
   useEffect(() => {
@@ -31,6 +33,23 @@ export function CopyButton({ text, label = "Copy", onCopied }: CopyButtonProps) 
     }
   }
 
+  if (compact) {
+    return (
+      <button
+        type="button"
+        className="btn btn-secondary focus-ring min-h-7 shrink-0 px-1.5 py-1"
+        onClick={copy}
+        disabled={!text}
+        aria-label={label}
+        title={copied ? "Copied!" : label}
+      >
+        {copied ? <CheckIcon /> : <CopyIcon />}
+        <span className="sr-only" aria-live="polite">
+          {copied ? "Copied!" : ""}
+        </span>
+      </button>
+    );
+  }
   return (
     <button type="button" className="btn btn-secondary btn-sm focus-ring inline-flex items-center gap-2" onClick={copy} disabled={!text}>
       {copied ? <CheckIcon /> : <CopyIcon />}

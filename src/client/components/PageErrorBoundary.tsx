@@ -6,9 +6,9 @@ import { ErrorState } from "./ErrorState";
  * stay usable and the reader learns what happened. Without it, a page whose code chunk fails
  * to download (a release replaced the hashed files since the tab was opened) unmounted the
  * whole app and left an empty black screen. The layout keys it by path, so another page
- * starts fresh.
+ * starts fresh. Pages without the dashboard around them (login, register) pass a `frame`.
  */
-export class PageErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+export class PageErrorBoundary extends Component<{ children: ReactNode; frame?: (error: ReactNode) => ReactNode }, { failed: boolean }> {
   override state = { failed: false };
 
   static getDerivedStateFromError() {
@@ -17,12 +17,13 @@ export class PageErrorBoundary extends Component<{ children: ReactNode }, { fail
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
+    const error = (
       <ErrorState
         title="This page could not be loaded"
         message="The app may have been updated since you opened it. Reload to get the latest version."
         onRetry={() => window.location.reload()}
       />
     );
+    return this.props.frame ? this.props.frame(error) : error;
   }
 }

@@ -1,5 +1,6 @@
 import { DataTable, type Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
+import { EmailText, LongId } from "../../components/LongText";
 import type { AuditEntry } from "./api/getAudit";
 import { actionLabel, describeChange, targetLabel } from "./describe";
 
@@ -8,7 +9,11 @@ function Target({ entry }: { entry: AuditEntry }) {
   return (
     <>
       <span className="block">{kind}</span>
-      {id && <span className="muted block break-all font-mono text-xs">{id}</span>}
+      {id && (
+        <span className="muted block">
+          <LongId value={id} label={`${kind} ID`} />
+        </span>
+      )}
     </>
   );
 }
@@ -36,7 +41,7 @@ const columns: Column<AuditEntry>[] = [
     cell: (entry) => (
       <>
         <span className="block">{entry.adminName}</span>
-        <span className="muted block break-all text-xs">{entry.adminEmail}</span>
+        <EmailText email={entry.adminEmail} className="muted block text-xs" />
       </>
     ),
   },

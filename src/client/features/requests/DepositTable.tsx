@@ -2,7 +2,8 @@ import type { ReactNode } from "react";
 import { DataTable, type Column } from "../../components/DataTable";
 import { Money } from "../../components/Money";
 import type { DepositRequest } from "./api/getDeposits";
-import { dateColumn, mono, statusOrActions, userColumn } from "./columns";
+import { LongId } from "../../components/LongText";
+import { dateColumn, statusOrActions, userColumn } from "./columns";
 
 interface DepositTableProps {
   rows: DepositRequest[];
@@ -16,8 +17,8 @@ export function DepositTable({ rows, caption, actions }: DepositTableProps) {
     dateColumn(),
     userColumn(),
     { header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} /> },
-    { header: "From wallet", cell: (row) => mono(row.address) },
-    { header: "Transaction ID", cell: (row) => mono(row.transactionId) },
+    { header: "From wallet", cell: (row) => <LongId value={row.address} label="wallet address" /> },
+    { header: "Transaction ID", cell: (row) => <LongId value={row.transactionId} label="transaction ID" /> },
     statusOrActions(actions),
   ];
   return <DataTable caption={caption} rows={rows} rowKey={(row) => row._id} columns={columns} />;

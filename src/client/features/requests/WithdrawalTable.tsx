@@ -3,7 +3,8 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { Money } from "../../components/Money";
 import { estimateWithdrawal } from "../withdraw/estimate";
 import type { WithdrawalRequest } from "./api/getWithdrawals";
-import { dateColumn, mono, statusOrActions, userColumn } from "./columns";
+import { LongId } from "../../components/LongText";
+import { dateColumn, statusOrActions, userColumn } from "./columns";
 
 interface WithdrawalTableProps {
   rows: WithdrawalRequest[];
@@ -21,7 +22,7 @@ export function WithdrawalTable({ rows, caption, actions }: WithdrawalTableProps
     { header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} /> },
     { header: "To send", numeric: true, cell: (row) => <Money value={toSend(row)} /> },
     { header: "Method", cell: (row) => <span className="whitespace-nowrap">{row.accountType}</span> },
-    { header: "Wallet", cell: (row) => mono(row.accountNumber) },
+    { header: "Wallet", cell: (row) => <LongId value={row.accountNumber} label="wallet address" /> },
     statusOrActions(actions),
   ];
   return <DataTable caption={caption} rows={rows} rowKey={(row) => row._id} columns={columns} />;

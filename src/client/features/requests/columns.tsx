@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import type { Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
+import { EmailText } from "../../components/LongText";
 import { StatusBadge } from "../../components/StatusBadge";
 
 /** The columns deposit and withdrawal tables share: when, who, and the status or the admin's buttons. */
@@ -18,7 +19,7 @@ export const userColumn = <R extends RequestRow>(): Column<R> => ({
   cell: (row) => (
     <>
       <span className="block">{row.userName}</span>
-      <span className="muted block break-all text-xs">{row.userEmail}</span>
+      <EmailText email={row.userEmail} className="muted block text-xs" />
     </>
   ),
 });
@@ -26,5 +27,3 @@ export const userColumn = <R extends RequestRow>(): Column<R> => ({
 /** The dashboard adds Accept/Decline; the histories show the status instead. */
 export const statusOrActions = <R extends RequestRow>(actions?: (row: R) => ReactNode): Column<R> =>
   actions ? { header: "Actions", end: true, cell: actions } : { header: "Status", cell: (row) => <StatusBadge status={row.status} /> };
-
-export const mono = (text: string) => <span className="break-all font-mono text-xs">{text}</span>;

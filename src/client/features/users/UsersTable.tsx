@@ -1,5 +1,6 @@
 import toast from "react-hot-toast";
 import { DataTable, type Column } from "../../components/DataTable";
+import { EmailText, LongId } from "../../components/LongText";
 import { Money } from "../../components/Money";
 import { confirmAction } from "../../lib/confirm";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
@@ -31,16 +32,9 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
   }
 
   const columns: Column<UserRow>[] = [
-    {
-      header: "ID",
-      cell: (user) => (
-        <span className="block max-w-[10rem] truncate font-mono text-xs" title={user._id}>
-          {user._id}
-        </span>
-      ),
-    },
+    { header: "ID", cell: (user) => <LongId value={user._id} label="user ID" /> },
     { header: "Name", cell: (user) => user.name },
-    { header: "Email", cell: (user) => <span className="break-all">{user.email}</span> },
+    { header: "Email", cell: (user) => <EmailText email={user.email} /> },
     { header: "Balance", numeric: true, cell: (user) => <Money value={user.balance} /> },
     {
       header: "Actions",
