@@ -1,6 +1,7 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
+import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 
 /** A money call made with an Idempotency-Key: who, which key, and a hash of what was asked. */
@@ -15,8 +16,8 @@ export interface StoredAnswer {
   body: string;
 }
 
-export const KEY_BUSY = "A request with this Idempotency-Key is still being processed. Try again in a moment.";
-export const KEY_REUSED = "This Idempotency-Key was already used for a different request.";
+export const KEY_BUSY = MSG.keyBusy;
+export const KEY_REUSED = MSG.keyReused;
 /** Keys are kept at least this long; older ones are swept as new ones arrive. */
 export const KEY_RETENTION_HOURS = 48;
 

@@ -8,6 +8,8 @@ export const MSG = {
   badJson: "The request body is not valid JSON.",
   tooLarge: "The request body is too large.",
   badCharacter: "The request contains a character that is not allowed.",
+  keyBusy: "A request with this Idempotency-Key is still being processed. Try again in a moment.",
+  keyReused: "This Idempotency-Key was already used for a different request.",
 
   invalidCredentials: "Invalid email or password.",
   tooManyLogins: (minutes: number) =>

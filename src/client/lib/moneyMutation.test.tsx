@@ -4,6 +4,7 @@ import { act, renderHook } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import type { ReactNode } from "react";
 import { useCreateDeposit } from "../features/deposit/api/createDeposit";
+import { MSG } from "../../shared/messages";
 import { setToken } from "./session";
 
 useDom();
@@ -53,6 +54,22 @@ test("an answer from the server is final: a 4xx or 5xx is not retried", async ()
     await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status }));
     expect(fetched.seen).toHaveLength(1);
   }
+});
+
+test("'still being processed' (an earlier attempt with the key is running) is retried with the same key, and its answer is the one shown", async () => {
+  let call = 0;
+  const seen = serveFetch(() =>
+    call++ === 0 ? json({ msg: MSG.keyBusy }, 409) : json({ msg: "Deposit request submitted successfully." }, 201),
+  );
+  const hook = renderDeposit();
+  let answer: unknown;
+  await act(async () => {
+    answer = await hook.current.submit(deposit);
+  });
+  expect(answer).toEqual({ msg: "Deposit request submitted successfully." });
+  const keys = seen.map((r) => r.headers.get("Idempotency-Key"));
+  expect(keys).toHaveLength(2);
+  expect(keys[1]).toBe(keys[0]!);
 });
 
 test("after the retries run out, resending the same input keeps its key; other input, or a resend after an answer, gets a new one", async () => {

@@ -1,5 +1,6 @@
 import { useMutation, type UseMutationOptions } from "@tanstack/react-query";
 import { useRef } from "react";
+import { MSG } from "../../shared/messages";
 import { ApiError } from "./api";
 
 /** What every money call takes besides its own input: the Idempotency-Key of the user action. */
@@ -10,13 +11,18 @@ export interface Keyed {
 /** No answer at all (offline, connection dropped): the server may or may not have applied the call. */
 export const isNetworkError = (error: unknown) => error instanceof ApiError && error.status === 0;
 
+/** The server is still running an earlier attempt with this key (say, one whose answer was lost). */
+export const isStillRunning = (error: unknown) =>
+  error instanceof ApiError && error.status === 409 && (error.body as { msg?: unknown } | null)?.msg === MSG.keyBusy;
+
 /**
- * Only network failures are retried, at most twice: the retry carries the same key, so if the
- * first attempt did reach the server it is replayed, not applied again. Any answer from the
- * server (4xx refusals included) is final.
+ * Only network failures and "still running" answers are retried, at most twice: the retry
+ * carries the same key, so if an earlier attempt did reach the server it is replayed, not applied
+ * again. Any other answer from the server (4xx refusals included) is final.
  */
 export const MONEY_RETRIES = 2;
-export const retryNetworkErrors = (failures: number, error: unknown) => failures < MONEY_RETRIES && isNetworkError(error);
+export const retryNetworkErrors = (failures: number, error: unknown) =>
+  failures < MONEY_RETRIES && (isNetworkError(error) || isStillRunning(error));
 export const moneyRetryDelay = (failures: number) => 500 * 2 ** failures;
 
 type Options<TInput, TAnswer> = Omit<UseMutationOptions<TAnswer, Error, TInput & Keyed>, "mutationFn" | "retry" | "retryDelay">;
@@ -40,7 +46,8 @@ export function useMoneyMutation<TInput, TAnswer>(send: (input: TInput & Keyed) 
     try {
       return await mutation.mutateAsync({ ...input, idempotencyKey: key });
     } catch (error) {
-      if (isNetworkError(error)) unanswered.current = { input: fingerprint, key };
+      // Still unanswered: the first attempt may yet go through, so the same input keeps the key.
+      if (isNetworkError(error) || isStillRunning(error)) unanswered.current = { input: fingerprint, key };
       throw error;
     }
   }
