@@ -1,3 +1,4 @@
+import toast from "react-hot-toast";
 import { ApiError } from "./api";
 
 /**
@@ -19,4 +20,26 @@ function msgOf(body: unknown): string | undefined {
   if (!body || typeof body !== "object") return undefined;
   const msg = (body as { msg?: unknown }).msg;
   return typeof msg === "string" && msg.trim() ? msg : undefined;
+}
+
+/** The texts of one request behind a toast: while it runs, and the defaults for its outcome. */
+export interface ToastTexts {
+  loading: string;
+  success: string;
+  failure: string;
+}
+
+/**
+ * Runs `send` behind a loading toast that becomes the server's answer (or the defaults when
+ * it says nothing). Resolves to whether the request succeeded, so forms know when to clear.
+ */
+export async function withToast(texts: ToastTexts, send: () => Promise<unknown>): Promise<boolean> {
+  const id = toast.loading(texts.loading);
+  try {
+    toast.success(successMessage(await send(), texts.success), { id });
+    return true;
+  } catch (error) {
+    toast.error(failureMessage(error, texts.failure), { id });
+    return false;
+  }
 }

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from "react";
-import toast from "react-hot-toast";
 import { MIN_DEPOSIT } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
 import { toDollars } from "../../../shared/money";
 import { depositSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
 import { fieldErrors } from "../../lib/fieldErrors";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { withToast } from "../../lib/serverMessage";
 import { useCreateDeposit } from "./api/createDeposit";
 
 type Values = { address: string; transactionId: string; amount: string };
@@ -31,14 +30,8 @@ export function DepositForm() {
       return;
     }
     setErrors({});
-    const id = toast.loading("Submitting deposit request...");
-    try {
-      const answer = await deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) });
-      toast.success(successMessage(answer, MSG.depositSubmitted), { id });
-      setValues(EMPTY);
-    } catch (error) {
-      toast.error(failureMessage(error, "Submission failed."), { id });
-    }
+    const texts = { loading: "Submitting deposit request...", success: MSG.depositSubmitted, failure: "Submission failed." };
+    if (await withToast(texts, () => deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) setValues(EMPTY);
   }
 
   return (

@@ -1,5 +1,4 @@
-import toast from "react-hot-toast";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { withToast } from "../../lib/serverMessage";
 import { useDecideRequest } from "./api/decideRequest";
 import type { RequestKind } from "./api/requestKeys";
 
@@ -8,13 +7,8 @@ export function DecisionButtons({ kind, id, label }: { kind: RequestKind; id: st
   const decide = useDecideRequest();
 
   async function send(status: "accepted" | "declined") {
-    const toastId = toast.loading("Processing request...");
-    try {
-      const answer = await decide.submit({ kind, id, status });
-      toast.success(successMessage(answer, `Request successfully ${status}.`), { id: toastId });
-    } catch (error) {
-      toast.error(failureMessage(error, "Failed to process request."), { id: toastId });
-    }
+    const texts = { loading: "Processing request...", success: `Request successfully ${status}.`, failure: "Failed to process request." };
+    await withToast(texts, () => decide.submit({ kind, id, status }));
   }
 
   return (

@@ -8,7 +8,7 @@ import { Field } from "../../components/Field";
 import { Money } from "../../components/Money";
 import { fieldErrors } from "../../lib/fieldErrors";
 import { availableBalance, useMe } from "../../lib/me";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { withToast } from "../../lib/serverMessage";
 import { useCreateWithdrawal } from "./api/createWithdrawal";
 import { estimateWithdrawal } from "./estimate";
 
@@ -39,14 +39,8 @@ export function WithdrawForm() {
     setErrors(found);
     if (!parsed.success || found.amount) return;
 
-    const id = toast.loading("Submitting withdrawal request...");
-    try {
-      const answer = await withdraw.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) });
-      toast.success(successMessage(answer, MSG.withdrawalSubmitted), { id });
-      setValues(EMPTY);
-    } catch (error) {
-      toast.error(failureMessage(error, "Submission failed."), { id });
-    }
+    const texts = { loading: "Submitting withdrawal request...", success: MSG.withdrawalSubmitted, failure: "Submission failed." };
+    if (await withToast(texts, () => withdraw.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) setValues(EMPTY);
   }
 
   return (
