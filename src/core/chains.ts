@@ -17,7 +17,9 @@ import { users } from "../db/schema";
  * than twice over; then that branch takes the chain over (rebalanceChains). So wherever a walk
  * leaves a chain, the user it leaves has a team at least half again as big as the partner it
  * came from, and a walk crosses at most log1.5(users) chains: about 28 among 100,000 users,
- * whatever the shape of the tree. A plain line 10,000 deep is one chain.
+ * whatever the shape of the tree. A plain line 10,000 deep is one chain. (Team counts leave
+ * deleted users out, so deletions in an heir's team can loosen the bound for a while; the next
+ * sign-up in the bigger branch restores it.)
  */
 export async function chainOfNewPartner(tx: Tx, referrerId: string, newId: string): Promise<string> {
   // Callers hold the referrer's team_counts row lock (every sign-up under a referrer takes it, and
