@@ -1,10 +1,11 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { MIN_DEPOSIT } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
 import { toDollars } from "../../../shared/money";
 import { depositSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
 import { fieldErrors } from "../../lib/fieldErrors";
+import { useFormValues } from "../../lib/useFormValues";
 import { withToast } from "../../lib/serverMessage";
 import { useCreateDeposit } from "./api/createDeposit";
 
@@ -17,10 +18,8 @@ const EMPTY: Values = { address: "", transactionId: "", amount: "" };
  * keyboards and assistive tech.
  */
 export function DepositForm() {
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Values>>({});
+  const { values, errors, setErrors, set, reset } = useFormValues(EMPTY);
   const deposit = useCreateDeposit();
-  const set = (key: keyof Values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -31,7 +30,7 @@ export function DepositForm() {
     }
     setErrors({});
     const texts = { loading: "Submitting deposit request...", success: MSG.depositSubmitted, failure: "Submission failed." };
-    if (await withToast(texts, () => deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) setValues(EMPTY);
+    if (await withToast(texts, () => deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) reset();
   }
 
   return (

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import toast from "react-hot-toast";
 import { MIN_WITHDRAWAL, WITHDRAWAL_METHODS, type WithdrawalMethod } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
@@ -7,6 +7,7 @@ import { withdrawSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
 import { Money } from "../../components/Money";
 import { fieldErrors } from "../../lib/fieldErrors";
+import { useFormValues } from "../../lib/useFormValues";
 import { availableBalance, useMe } from "../../lib/me";
 import { withToast } from "../../lib/serverMessage";
 import { useCreateWithdrawal } from "./api/createWithdrawal";
@@ -18,12 +19,10 @@ const EMPTY: Values = { accountType: "USDT TRC20", accountNumber: "", amount: ""
 /** The withdrawal request, checked against the available balance before it is sent. */
 export function WithdrawForm() {
   const { user } = useMe();
-  const [values, setValues] = useState(EMPTY);
-  const [errors, setErrors] = useState<Partial<Record<keyof Values, string>>>({});
+  const { values, errors, setErrors, set, reset } = useFormValues(EMPTY);
   const withdraw = useCreateWithdrawal();
   const available = user ? availableBalance(user) : null;
   const estimate = estimateWithdrawal(values.amount);
-  const set = (key: keyof Values) => (event: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: event.target.value }));
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -40,7 +39,7 @@ export function WithdrawForm() {
     if (!parsed.success || found.amount) return;
 
     const texts = { loading: "Submitting withdrawal request...", success: MSG.withdrawalSubmitted, failure: "Submission failed." };
-    if (await withToast(texts, () => withdraw.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) setValues(EMPTY);
+    if (await withToast(texts, () => withdraw.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) reset();
   }
 
   return (
