@@ -141,6 +141,12 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
 
       // A founder with both level 1 matrices open, so joins under it have somewhere to go.
       await join({ type: "join", parent: 0, cents: 10_000, programs: ["3p", "6p"] });
+      // A chain takeover (chains.ts) early in every run, so later walks cross a moved chain: the
+      // founder's first partner stays alone while the second's team grows past twice its size.
+      await join({ type: "join", parent: 1, cents: 2000, programs: ["3p"] }); // ids[1], the heir
+      await join({ type: "join", parent: 1, cents: 2000, programs: ["3p"] }); // ids[2]
+      await join({ type: "join", parent: 3, cents: 2000, programs: [] }); // under ids[2]
+      await join({ type: "join", parent: 3, cents: 2000, programs: ["6p"] }); // under ids[2]: takeover
       for (const o of ops) {
         if (o.type === "join") {
           await join(o);
@@ -202,7 +208,7 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
   // Guards against a generator that silently stops reaching the rules (these are near certain
   // with the weights above; freezes and unfreezes happen in most runs but are not asserted).
   expect([seen.paid, seen.pass_up, seen.system].every((n) => (n ?? 0) > 0)).toBe(true);
-  // ...and that chain takeovers (chains.ts) happened, so walks were checked across moved chains.
+  // ...and that the chain takeovers (chains.ts) happened, so walks were checked across moved chains.
   const [takeovers] = rowsOf<{ n: number }>(
     await database.db.execute(sql`
       SELECT count(*)::int AS n FROM users u JOIN users p ON p.id = u.referrer_id
