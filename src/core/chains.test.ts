@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
 import { migrations } from "../db/migrations.gen";
 import { users } from "../db/schema";
 import { freshDatabase, onPostgres } from "../testing/db";
-import { expectTreeInvariants } from "../testing/invariants";
+import { expectLedgerInvariants, expectTreeInvariants } from "../testing/invariants";
 import { EXTERNAL, transfer } from "./ledger";
 import { purchaseLevel } from "./matrix";
 import { firstEligibleAbove } from "./receiver";
@@ -19,6 +19,8 @@ beforeAll(async () => {
   database = await freshDatabase();
 });
 afterAll(() => database.close());
+// These tests fund users and buy levels: the ledger must stay whole after each.
+afterEach(() => expectLedgerInvariants(database.db));
 
 async function join(name: string, referrer: string | null) {
   const { db } = database;

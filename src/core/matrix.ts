@@ -43,12 +43,6 @@ async function levelStatuses(tx: Tx, userId: string, program: Program, levels: n
   return new Map(rows.map((r) => [r.level, r.status]));
 }
 
-/** The user's chain and depth, as user_levels keeps them for the receiver search (chains.ts). */
-const placeOf = (userId: string) => ({
-  chainId: sql<string>`(SELECT ${users.chainId} FROM ${users} WHERE ${users.id} = ${userId})`,
-  depth: sql<number>`(SELECT ${users.depth} FROM ${users} WHERE ${users.id} = ${userId})`,
-});
-
 const alreadyMsg = (status: "active" | "frozen") => (status === "active" ? MSG.levelAlreadyActive : MSG.levelAlreadyFrozen);
 
 /**
@@ -64,14 +58,15 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   if (level > 1 && !statuses.has(level - 1)) return refuse("invalid", MSG.purchasePrevious);
   await expectAvailable(tx, buyerId, cost);
 
-  // The row copies the buyer's chain (chains.ts). Sharing the buyer's users row makes a sign-up
-  // that moves the buyer to another chain wait for this purchase (and then update the copy), or
-  // this purchase wait for it (and then read the new chain): the copy is never left stale.
-  await tx.select({ id: users.id }).from(users).where(eq(users.id, buyerId)).for("share");
+  // The row copies the buyer's chain and depth (chains.ts), read here. Sharing the buyer's users
+  // row makes a sign-up that moves the buyer to another chain wait for this purchase (and then
+  // update the copy), or this purchase wait for it (and then read the new chain): the copy is
+  // never left stale.
+  const [place] = await tx.select({ chainId: users.chainId, depth: users.depth }).from(users).where(eq(users.id, buyerId)).for("share");
   // The buyer's own row is the first user_levels lock this transaction takes (descendant first).
   const inserted = await tx
     .insert(userLevels)
-    .values({ userId: buyerId, program, level, status: "active", ...placeOf(buyerId) })
+    .values({ userId: buyerId, program, level, status: "active", chainId: place!.chainId, depth: place!.depth })
     .onConflictDoNothing()
     .returning({ userId: userLevels.userId });
   if (inserted.length === 0) {
