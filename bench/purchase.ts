@@ -12,13 +12,14 @@ import { cpus, loadavg } from "node:os";
 import postgres from "postgres";
 import { EXTERNAL, transfer } from "../src/core/ledger";
 import { firstEligibleAbove } from "../src/core/receiver";
-import { argon2Hasher, issueToken } from "../src/core/sessions";
+import { argon2Hasher } from "../src/core/sessions";
 import { inTransaction } from "../src/core/tx";
 import { openDatabase } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { seed } from "../src/db/seed";
 import { createApp } from "../src/server/app";
 import { loadConfig } from "../src/server/config";
+import { issueToken } from "../src/server/tokens";
 import { loadTree, type TreeSpec } from "./tree";
 
 const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";

@@ -4,7 +4,7 @@
  * requests an admin accepts, buy 3P level 1 so that one fills the other's slot, send a gift,
  * withdraw, and log out. Balances in the header are checked after every money step.
  *
- * Money (cents are exact; see ../shared/docs/matrix-rules.md):
+ * Money (cents are exact; see docs/rules.md#slots):
  *   A deposits 50 -> 50.00; A buys 3P L1 (5, to system: the admin owns no levels) -> 45.00
  *   B deposits 50 -> 50.00; B buys 3P L1 (5, to A: slot 1 of A's level 1) -> B 45.00, A 50.00
  *   B gifts A 10 -> B 35.00, A 60.00

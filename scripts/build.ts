@@ -4,7 +4,7 @@
  * - JS: Bun.build with code splitting and minification into public/build/, content-hashed
  *   names. Two entries: the dashboard app (routes are React.lazy chunks) and the landing
  *   island (plain DOM code, no React).
- * - CSS: UnoCSS generated from uno.config.ts over src/client and src/server/web, one hashed file.
+ * - CSS: UnoCSS generated from uno.config.ts over src/client, src/ui and src/server/web, one hashed file.
  * - Each JS/CSS file gets a .gz twin that the server sends to gzip-capable clients.
  * - Files of earlier builds stay for an hour: a page opened before a rebuild can still load
  *   its lazy chunks. Older leftovers are removed.
@@ -21,7 +21,7 @@ const ROOT = join(import.meta.dir, "..");
 const OUT = join(ROOT, "public", "build");
 const URL_BASE = "/build/";
 const ENTRIES = { app: "src/client/app/main.tsx", landing: "src/client/landing/island.ts" } as const;
-const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
+const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/ui/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
 const KB = 1024;
 const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
 const BUDGETS = { landingOwn: 10 * KB, landingAll: 80 * KB, appFirstLoad: 120 * KB };

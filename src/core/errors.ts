@@ -1,19 +1,20 @@
-/**
- * An expected refusal: the operation was not done, and `msg` says why in words a user
- * understands. The server maps each kind to one HTTP status.
- */
-export type RefusalKind = "invalid" | "unauthorized" | "forbidden" | "not_found" | "conflict" | "unprocessable" | "throttled";
+import { ERRORS, type ErrorCode } from "../shared/errors";
 
+/**
+ * An expected refusal: the operation was not done. `code` is one of the closed list in
+ * src/shared/errors.ts, which gives it its HTTP status and its sentence; `msg` differs from that
+ * sentence only when it carries a figure (the minutes left of a login throttle).
+ */
 export class Refusal extends Error {
   constructor(
-    readonly kind: RefusalKind,
-    readonly msg: string,
+    readonly code: ErrorCode,
+    readonly msg: string = ERRORS[code].msg,
   ) {
     super(msg);
     this.name = "Refusal";
   }
 }
 
-export const refuse = (kind: RefusalKind, msg: string): never => {
-  throw new Refusal(kind, msg);
+export const refuse = (code: ErrorCode, msg?: string): never => {
+  throw new Refusal(code, msg);
 };

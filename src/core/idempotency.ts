@@ -1,7 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 
 /** A money call made with an Idempotency-Key: who, which key, and a hash of what was asked. */
@@ -16,8 +15,6 @@ export interface StoredAnswer {
   body: string;
 }
 
-export const KEY_BUSY = MSG.keyBusy;
-export const KEY_REUSED = MSG.keyReused;
 /** Keys are kept at least this long; older ones are swept as new ones arrive. */
 export const KEY_RETENTION_HOURS = 48;
 
@@ -63,4 +60,4 @@ export async function sweepKeys(db: Db): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(Date.now() - KEY_RETENTION_HOURS * 3_600_000)));
 }
 
-export const refuseBusy = () => refuse("conflict", KEY_BUSY);
+export const refuseBusy = () => refuse("idempotency_busy");

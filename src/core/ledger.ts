@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { accounts, transfers, type TransferKind } from "../db/schema";
 import type { Cents } from "../shared/money";
+import type { ErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
 
 /** The operator's own funds: unplaced pass-ups, withdrawal fees, admin gifts. */
@@ -18,7 +19,7 @@ export interface TransferInput {
   program?: string;
   level?: number;
   /** Message for the refusal when `from` is a user whose available balance is short. */
-  insufficientMsg?: string;
+  insufficientCode?: ErrorCode;
 }
 
 /**
@@ -38,7 +39,7 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
 /**
  * Moves `amount` from one account to another and records it in the ledger. A user account is
  * debited only when its available balance (balance minus held withdrawals) covers the amount;
- * otherwise the whole operation is refused with `insufficientMsg`.
+ * otherwise the whole operation is refused with `insufficientCode`.
  */
 export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
   const { from, to, amount, kind } = input;
@@ -63,12 +64,12 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
   let credited: { balance: bigint }[];
   if (from < to) {
     debited = await debit();
-    if (debited.length === 0) return refuse("invalid", input.insufficientMsg ?? "Insufficient balance.");
+    if (debited.length === 0) return refuse(input.insufficientCode ?? "insufficient_balance");
     credited = await credit();
   } else {
     credited = await credit();
     debited = await debit();
-    if (debited.length === 0) return refuse("invalid", input.insufficientMsg ?? "Insufficient balance.");
+    if (debited.length === 0) return refuse(input.insufficientCode ?? "insufficient_balance");
   }
   if (credited.length === 0) throw new Error(`account ${to} does not exist`);
 
@@ -90,7 +91,7 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
 }
 
 /** Adds to (or, with a negative delta, releases) the amount held for pending withdrawals. */
-export async function hold(tx: Tx, accountId: string, delta: Cents, insufficientMsg: string): Promise<void> {
+export async function hold(tx: Tx, accountId: string, delta: Cents, insufficientCode: ErrorCode): Promise<void> {
   const updated = await tx
     .update(accounts)
     .set({ held: sql`${accounts.held} + ${delta}` })
@@ -101,7 +102,7 @@ export async function hold(tx: Tx, accountId: string, delta: Cents, insufficient
       ),
     )
     .returning({ id: accounts.id });
-  if (updated.length === 0) refuse("invalid", insufficientMsg);
+  if (updated.length === 0) refuse(insufficientCode);
 }
 
 export async function createAccount(tx: Tx, id: string, kind: "user" | "system" | "external"): Promise<void> {

@@ -2,7 +2,6 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { programLevels, type Program } from "../db/schema";
 import { LEVELS_PER_PROGRAM, PROGRAMS } from "../shared/constants";
-import { MSG } from "../shared/messages";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 
@@ -30,7 +29,7 @@ export async function getLevel(tx: Tx | Db, program: Program, level: number, opt
     .from(programLevels)
     .where(and(eq(programLevels.program, program), eq(programLevels.level, level)));
   const [row] = options.lock ? await query.for("update") : await query;
-  return row ?? refuse("not_found", MSG.levelNotFound);
+  return row ?? refuse("level_not_found");
 }
 
 export async function updateLevel(tx: Tx, program: Program, level: number, prices: { cost: Cents; unfreezeCost: Cents }) {
@@ -39,5 +38,5 @@ export async function updateLevel(tx: Tx, program: Program, level: number, price
     .set(prices)
     .where(and(eq(programLevels.program, program), eq(programLevels.level, level)))
     .returning({ level: programLevels.level, cost: programLevels.cost, unfreezeCost: programLevels.unfreezeCost });
-  return row ?? refuse("not_found", MSG.levelNotFound);
+  return row ?? refuse("level_not_found");
 }

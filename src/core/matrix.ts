@@ -2,14 +2,13 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { accounts, placements, userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL } from "../shared/constants";
-import { MSG } from "../shared/messages";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
 import { lockLevelRow, lockReceiver } from "./receiver";
 
-/** What happens to the money when a buyer takes slot `k` of a matrix (matrix-rules.md). */
+/** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
 export type SlotRule = "paid" | "pass_up" | "complete";
 
 export function slotRule(program: Program, k: number): SlotRule {
@@ -32,7 +31,7 @@ export interface PurchaseResult {
 async function expectAvailable(tx: Tx, userId: string, amount: Cents) {
   const [row] = await tx.select({ available: sql<string>`${accounts.balance} - ${accounts.held}` }).from(accounts).where(eq(accounts.id, userId));
   // A fast, lock-free refusal; transfer() re-checks atomically when the money moves.
-  if (!row || BigInt(row.available) < amount) refuse("invalid", MSG.insufficientBalance);
+  if (!row || BigInt(row.available) < amount) refuse("insufficient_balance");
 }
 
 async function levelStatuses(tx: Tx, userId: string, program: Program, levels: number[]) {
@@ -43,7 +42,7 @@ async function levelStatuses(tx: Tx, userId: string, program: Program, levels: n
   return new Map(rows.map((r) => [r.level, r.status]));
 }
 
-const alreadyMsg = (status: "active" | "frozen") => (status === "active" ? MSG.levelAlreadyActive : MSG.levelAlreadyFrozen);
+const alreadyCode = (status: "active" | "frozen") => (status === "active" ? "level_already_active" : "level_already_frozen");
 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
@@ -54,8 +53,8 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   const { cost } = await getLevel(tx, program, level);
   const statuses = await levelStatuses(tx, buyerId, program, [level, level - 1]);
   const current = statuses.get(level);
-  if (current) return refuse("invalid", alreadyMsg(current));
-  if (level > 1 && !statuses.has(level - 1)) return refuse("invalid", MSG.purchasePrevious);
+  if (current) return refuse(alreadyCode(current));
+  if (level > 1 && !statuses.has(level - 1)) return refuse("level_locked");
   await expectAvailable(tx, buyerId, cost);
 
   // The row copies the buyer's chain and depth (chains.ts), read here. Sharing the buyer's users
@@ -72,7 +71,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   if (inserted.length === 0) {
     // A concurrent purchase of the same level by the same user committed first.
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
-    return refuse("invalid", alreadyMsg(won ?? "active"));
+    return refuse(alreadyCode(won ?? "active"));
   }
 
   const steps: Step[] = [];
@@ -109,7 +108,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   // Account rows are locked last, after every user_levels row (the global lock order).
   const transferId =
     cost > 0n
-      ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level, insufficientMsg: MSG.insufficientBalance })
+      ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level })
       : null;
   await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId })));
   return { payee, cost, transferId, steps };
@@ -122,14 +121,14 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
 export async function unfreezeLevel(tx: Tx, userId: string, program: Program, level: number): Promise<{ payee: string; amount: Cents }> {
   const { unfreezeCost } = await getLevel(tx, program, level);
   const own = await lockLevelRow(tx, userId, program, level);
-  if (own?.status !== "frozen") return refuse("invalid", MSG.levelNotFrozen);
+  if (own?.status !== "frozen") return refuse("level_not_frozen");
   await expectAvailable(tx, userId, unfreezeCost);
 
   // Locked (and re-checked active) so the receiver cannot freeze before this commits.
   const receiver = await lockReceiver(tx, userId, program, level);
   const payee = receiver?.userId ?? SYSTEM;
   if (unfreezeCost > 0n) {
-    await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level, insufficientMsg: MSG.insufficientBalance });
+    await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
   }
   await tx
     .update(userLevels)

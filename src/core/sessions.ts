@@ -1,11 +1,11 @@
 import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
-import { sign, verify } from "hono/jwt";
 import type { Db } from "../db/client";
 import { loginFailures, revokedTokens, settings, users } from "../db/schema";
-import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES, TOKEN_TTL_SECONDS } from "../shared/constants";
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { inTransaction } from "./tx";
+import { normalizeEmail } from "./util";
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -29,26 +29,11 @@ export async function jwtSecret(db: Db, fromEnv?: string): Promise<string> {
   return row!.value;
 }
 
+/** What a session token says (signed and read by server/tokens.ts); revocation works on it here. */
 export interface TokenClaims {
   sub: string;
   jti: string;
   exp: number;
-}
-
-export async function issueToken(secret: string, userId: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: userId, jti: crypto.randomUUID(), iat: now, exp: now + TOKEN_TTL_SECONDS }, secret, "HS256");
-}
-
-/** The claims of a token we signed that has not expired; null for anything else. */
-export async function readToken(secret: string, token: string): Promise<TokenClaims | null> {
-  try {
-    const payload = await verify(token, secret, "HS256");
-    if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || typeof payload.exp !== "number") return null;
-    return { sub: payload.sub, jti: payload.jti, exp: payload.exp };
-  } catch {
-    return null;
-  }
 }
 
 /** The user a token speaks for, when the token is not revoked and the user not deleted. */
@@ -86,7 +71,7 @@ function dummyHash(hasher: PasswordHasher): Promise<string> {
  * all passing the check while none has failed yet.
  */
 export async function login(db: Db, hasher: PasswordHasher, email: string, password: string): Promise<string> {
-  const key = email.trim().toLowerCase();
+  const key = normalizeEmail(email);
   const windowStart = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
   const claim = await inTransaction(db, async (tx) => {
     const [user] = await tx
@@ -112,7 +97,7 @@ export async function login(db: Db, hasher: PasswordHasher, email: string, passw
   const ok = await hasher.verify(password, user?.passwordHash ?? (await dummyHash(hasher)));
   if (!user || !ok) {
     await db.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
-    return refuse("invalid", MSG.invalidCredentials);
+    return refuse("invalid_credentials");
   }
   await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
   return user.id;

@@ -2,25 +2,11 @@ import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-o
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
-import { MSG } from "../shared/messages";
 import { SEARCH_MAX_RESULTS } from "../shared/constants";
 import { refuse } from "./errors";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
-
-const REFERRAL_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-
-export function newReferralId(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(8));
-  return Array.from(bytes, (b) => REFERRAL_ALPHABET[b % REFERRAL_ALPHABET.length]).join("");
-}
-
-export const newId = () => Bun.randomUUIDv7();
-
-/** Escapes LIKE wildcards so a search for "50%" looks for those characters. */
-export function likeContains(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+import { likeContains, newId, newReferralId, normalizeReferralId } from "./util";
 
 export interface NewUser {
   name: string;
@@ -36,9 +22,9 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
   const [referrer] = await tx
     .select({ id: users.id, depth: users.depth })
     .from(users)
-    .where(and(eq(users.referralId, input.referralId.trim().toUpperCase()), isNull(users.deletedAt)))
+    .where(and(eq(users.referralId, normalizeReferralId(input.referralId)), isNull(users.deletedAt)))
     .for("key share");
-  if (!referrer) return refuse("invalid", MSG.invalidReferral);
+  if (!referrer) return refuse("invalid_referral");
   // First, so that sign-ups queue here (every one locks the root's row): the chain placement and
   // rebalancing below (chains.ts) rely on it.
   await adjustTeams(tx, referrer.id, 1);
@@ -70,7 +56,7 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     }
     // lower() on both sides, as the unique index has it.
     const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, sql`lower(${input.email})`));
-    if (taken) return refuse("conflict", MSG.emailTaken);
+    if (taken) return refuse("email_taken");
     if (attempt >= 5) throw new Error("registration: no free referral ID after 5 attempts");
   }
 }
@@ -97,8 +83,8 @@ export async function deleteUser(tx: Tx, id: string): Promise<{ name: string; em
     .from(users)
     .where(eq(users.id, id))
     .for("update");
-  if (!user || user.deletedAt) return refuse("not_found", MSG.userNotFound);
-  if (user.role === "admin") return refuse("forbidden", MSG.cannotDeleteAdmin);
+  if (!user || user.deletedAt) return refuse("user_not_found");
+  if (user.role === "admin") return refuse("cannot_delete_admin");
   const deletedAt = new Date();
   await tx.update(users).set({ deletedAt }).where(eq(users.id, id));
   if (user.referrerId) await adjustTeams(tx, user.referrerId, -1);
@@ -115,11 +101,11 @@ export async function findReferrer(db: Db, referralId: string, callerId: string)
     .from(users)
     .where(
       and(
-        eq(users.referralId, referralId.trim().toUpperCase()),
+        eq(users.referralId, normalizeReferralId(referralId)),
         or(isNull(users.deletedAt), sql`${users.id} = (SELECT referrer_id FROM users WHERE id = ${callerId})`),
       ),
     );
-  return row ?? refuse("not_found", MSG.userNotFound);
+  return row ?? refuse("user_not_found");
 }
 
 export async function adminReferralId(db: Db): Promise<string> {
@@ -129,7 +115,7 @@ export async function adminReferralId(db: Db): Promise<string> {
     .where(and(eq(users.role, "admin"), isNull(users.referrerId), isNull(users.deletedAt)))
     .orderBy(asc(users.createdAt))
     .limit(1);
-  return row?.referralId ?? refuse("not_found", MSG.userNotFound);
+  return row?.referralId ?? refuse("user_not_found");
 }
 
 /** The signed-in user as GET /api/auth answers it (money still in cents). */
@@ -154,7 +140,7 @@ export async function currentUser(db: Db, id: string) {
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .leftJoin(referrer, eq(referrer.id, users.referrerId))
     .where(and(eq(users.id, id), isNull(users.deletedAt)));
-  if (!row) return refuse("unauthorized", MSG.badToken);
+  if (!row) return refuse("bad_token");
 
   const levels = await db
     .select({

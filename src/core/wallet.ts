@@ -2,12 +2,11 @@ import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
 import type { WithdrawalMethod } from "../shared/constants";
-import { MSG } from "../shared/messages";
 import { withdrawalFee, type Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
-import { likeContains, newId } from "./users";
+import { likeContains, newId, normalizeEmail } from "./util";
 
 export type Decision = Exclude<RequestStatus, "pending">;
 
@@ -20,13 +19,13 @@ export async function requestDeposit(
     .select({ id: deposits.id })
     .from(deposits)
     .where(and(eq(sql`lower(${deposits.transactionId})`, input.transactionId.toLowerCase()), sql`${deposits.status} <> 'declined'`));
-  if (clash) return refuse("invalid", MSG.duplicateTransaction);
+  if (clash) return refuse("duplicate_transaction");
   const id = newId();
   try {
     // A savepoint, so that losing a race on the unique index leaves the transaction usable.
     await tx.transaction((sp) => sp.insert(deposits).values({ id, userId, ...input }));
   } catch (error) {
-    if (isUniqueViolation(error, "deposits_live_txid_uq")) return refuse("invalid", MSG.duplicateTransaction);
+    if (isUniqueViolation(error, "deposits_live_txid_uq")) return refuse("duplicate_transaction");
     throw error;
   }
   return { id };
@@ -38,7 +37,7 @@ export async function requestWithdrawal(
   input: { accountType: WithdrawalMethod; accountNumber: string; amount: Cents },
 ): Promise<{ id: string }> {
   await lockSender(tx, userId);
-  await hold(tx, userId, input.amount, MSG.exceedsAvailable);
+  await hold(tx, userId, input.amount, "exceeds_available");
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input });
   return { id };
@@ -55,7 +54,7 @@ async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawa
     .returning({ userId: table.userId, amount: table.amount });
   if (claimed) return claimed;
   const [exists] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id));
-  return refuse(exists ? "conflict" : "not_found", exists ? MSG.alreadyProcessed : MSG.requestNotFound);
+  return refuse(exists ? "already_processed" : "request_not_found");
 }
 
 export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string) {
@@ -69,7 +68,7 @@ export async function decideDeposit(tx: Tx, id: string, status: Decision, adminI
 export async function decideWithdrawal(tx: Tx, id: string, status: Decision, adminId: string): Promise<{ userId: string; amount: Cents; fee: Cents | null }> {
   const request = await claimPending(tx, withdrawals, id, status, adminId);
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
-  await hold(tx, request.userId, -request.amount, MSG.alreadyProcessed);
+  await hold(tx, request.userId, -request.amount, "already_processed");
   if (status === "declined") return { ...request, fee: null };
   const fee = withdrawalFee(request.amount);
   await tx.update(withdrawals).set({ fee }).where(eq(withdrawals.id, id));
@@ -92,20 +91,20 @@ async function lockActiveUser(tx: Tx, where: SQL | undefined) {
  * be about to. Locking the sender's row waits for it and then refuses, like the token check would.
  */
 async function lockSender(tx: Tx, userId: string): Promise<void> {
-  if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("unauthorized", MSG.badToken);
+  if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("bad_token");
 }
 
 export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail: string; amount: Cents }): Promise<void> {
   await lockSender(tx, senderId);
-  const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, input.recipientEmail.trim().toLowerCase()));
-  if (!recipient) return refuse("not_found", MSG.recipientNotFound);
-  if (recipient.id === senderId) return refuse("invalid", MSG.giftToSelf);
-  await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift", insufficientMsg: MSG.insufficientBalance });
+  const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail)));
+  if (!recipient) return refuse("recipient_not_found");
+  if (recipient.id === senderId) return refuse("gift_to_self");
+  await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift" });
 }
 
 export async function adminGift(tx: Tx, recipientId: string, amount: Cents): Promise<void> {
   const recipient = await lockActiveUser(tx, eq(users.id, recipientId));
-  if (!recipient) return refuse("not_found", MSG.userNotFound);
+  if (!recipient) return refuse("user_not_found");
   await transfer(tx, { from: SYSTEM, to: recipientId, amount, kind: "admin_gift" });
 }
 

@@ -3,7 +3,7 @@ import { createAccount, EXTERNAL, SYSTEM } from "../core/ledger";
 import { defaultLevels } from "../core/levels";
 import type { PasswordHasher } from "../core/sessions";
 import { inTransaction } from "../core/tx";
-import { newId, newReferralId } from "../core/users";
+import { newId, newReferralId } from "../core/util";
 import type { Db } from "./client";
 import { programLevels, settings, teamCounts, users } from "./schema";
 

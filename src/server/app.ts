@@ -2,9 +2,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
-import { MSG } from "../shared/messages";
 import type { AppEnv, Deps } from "./env";
-import { onError } from "./errors";
+import { onError, refusal } from "./errors";
 import { requireAdmin, requireUser } from "./middleware/auth";
 import { adminRoutes } from "./routes/admin";
 import { authRoutes } from "./routes/auth";
@@ -61,10 +60,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   }
   // Path and query text reaches SQL parameters; Postgres text cannot hold NUL, so refuse it here once.
   api.use("*", async (c, next) => {
-    if (/%00/.test(c.req.url)) return c.json({ msg: MSG.badCharacter }, 400);
+    if (/%00/.test(c.req.url)) return refusal(c, "bad_character");
     await next();
   });
-  api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => c.json({ msg: MSG.tooLarge }, 413) }));
+  api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => refusal(c, "too_large") }));
   api.route("/auth", authRoutes);
   api.route("/programs", programRoutes);
   api.route("/", siteRoutes);
@@ -74,11 +73,11 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.route("/user", statementRoutes);
   api.use("/admin/*", requireUser, requireAdmin);
   api.route("/admin", adminRoutes);
-  api.all("*", (c) => c.json({ msg: MSG.notFound }, 404));
+  api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
 
   options.web?.(app);
-  app.notFound((c) => c.json({ msg: MSG.notFound }, 404));
+  app.notFound((c) => refusal(c, "not_found"));
   return app;
 }
 

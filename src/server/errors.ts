@@ -2,31 +2,26 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { Refusal, type RefusalKind } from "../core/errors";
-import { MSG } from "../shared/messages";
+import { Refusal } from "../core/errors";
+import { codeForStatus, ERRORS, type ErrorBody, type ErrorCode } from "../shared/errors";
 import type { AppEnv } from "./env";
 
-const STATUS: Record<RefusalKind, ContentfulStatusCode> = {
-  invalid: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  conflict: 409,
-  unprocessable: 422,
-  throttled: 429,
-};
+/** The one way the server answers a refusal: `{msg, code}` with the code's own status. */
+export function refusal(c: Context, code: ErrorCode, msg: string = ERRORS[code].msg) {
+  return c.json({ msg, code } satisfies ErrorBody, ERRORS[code].status as ContentfulStatusCode);
+}
 
-/** One answer for anything a handler throws: refusals keep their msg, the rest is a logged 500. */
+/** One answer for anything a handler throws: refusals keep their code and msg, the rest is a logged 500. */
 export function onError(error: Error, c: Context<AppEnv>) {
-  if (error instanceof Refusal) return c.json({ msg: error.msg }, STATUS[error.kind]);
+  if (error instanceof Refusal) return refusal(c, error.code, error.msg);
   if (error instanceof HTTPException) {
-    const status = error.status as ContentfulStatusCode;
-    const msg = status === 400 ? MSG.badJson : status === 413 ? MSG.tooLarge : error.message || MSG.serverError;
-    return c.json({ msg }, status);
+    // Raised by the framework below the routes: a body that is not JSON (400), too large (413).
+    const code = error.status === 400 ? "bad_json" : codeForStatus(error.status);
+    return refusal(c, code);
   }
   const log = c.get("deps")?.log ?? ((m: string, e?: unknown) => console.error(m, e));
   log(`${c.req.method} ${c.req.path} failed`, withoutQueryParams(error));
-  return c.json({ msg: MSG.serverError }, 500);
+  return refusal(c, "server_error");
 }
 
 type DriverError = Error & { code?: unknown; severity?: unknown; constraint?: unknown; constraint_name?: unknown };

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { sign } from "hono/jwt";
-import { issueToken } from "../core/sessions";
+import { issueToken } from "./tokens";
 import { createHarness, type Harness } from "../testing/harness";
 import { ledgerReport } from "../testing/invariants";
+import { ERROR_CODES, ERRORS, type ErrorCode } from "../shared/errors";
 
 /**
  * Generated requests, valid and malformed, against every endpoint, from every kind of caller.
- * Whatever arrives, the server never answers 5xx, every refusal is JSON {msg}, and the ledger
+ * Whatever arrives, the server never answers 5xx, every refusal is JSON {msg, code} (a code of src/shared/errors.ts), and the ledger
  * invariants hold afterwards. FUZZ_RUNS sets the number of requests (CI: a few thousand).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
@@ -113,7 +114,8 @@ const routes: { method: string; path: (seg: string[]) => string }[] = [
   { method: "GET", path: ([a]) => `/api/${a}` },
 ];
 
-test(`${RUNS} generated requests: never a 5xx, every refusal a JSON msg, the ledger intact`, async () => {
+test(`${RUNS} generated requests: never a 5xx, every refusal a JSON {msg, code} of the closed list, the ledger intact`, async () => {
+  const codesSeen = new Set<string>();
   const idOrSegment = fc.oneof(segment, fc.constant(null).map(() => ids[0]!), fc.integer({ min: 0, max: 20 }).map((i) => ids[i % ids.length]!));
   await fc.assert(
     fc.asyncProperty(
@@ -127,7 +129,13 @@ test(`${RUNS} generated requests: never a 5xx, every refusal a JSON msg, the led
         const options = "raw" in payload ? { token, rawBody: payload.raw } : { token, body: route.method === "GET" ? undefined : payload.body };
         const res = await h.call(route.method, route.path(segments), options);
         expect(res.status).toBeLessThan(500);
-        if (res.status >= 400) expect(typeof res.body?.msg).toBe("string");
+        if (res.status >= 400) {
+          expect(typeof res.body?.msg).toBe("string");
+          // A code of the closed list, answered with that code's own status.
+          expect(ERROR_CODES).toContain(res.body?.code);
+          expect(res.status).toBe(ERRORS[res.body.code as ErrorCode].status);
+          codesSeen.add(res.body.code);
+        }
       },
     ),
     { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
@@ -135,18 +143,20 @@ test(`${RUNS} generated requests: never a 5xx, every refusal a JSON msg, the led
   const report = await ledgerReport(h.db);
   expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
   expect(h.logged).toEqual([]);
+  // The generator reaches the refusals of every kind of caller, not just one.
+  if (RUNS >= 1000) for (const code of ["validation", "not_found", "no_token", "bad_token", "forbidden"]) expect(codesSeen).toContain(code);
 });
 
 test("NUL characters, which Postgres text cannot hold, are refused with 400 in bodies, paths and queries", async () => {
   const register = await h.call("POST", "/api/auth/register", {
     body: { name: "x", email: "nul@fuzz.test", password: "secret-password", referralId: "\u0000" },
   });
-  expect(register).toMatchObject({ status: 400, body: { msg: "Invalid referral ID." } });
+  expect(register).toMatchObject({ status: 400, body: { msg: "Invalid referral ID.", code: "validation" } });
   // A user of its own: the generated requests above may have deleted alice.
   const { token } = await h.signUp({ email: "nul-check@fuzz.test" });
   const deposit = await h.call("POST", "/api/user/deposit", { token, body: { address: "\u0000", transactionId: "t", amount: 1 } });
-  expect(deposit).toMatchObject({ status: 400, body: { msg: "Wallet address contains characters that are not allowed." } });
+  expect(deposit).toMatchObject({ status: 400, body: { msg: "Wallet address contains characters that are not allowed.", code: "validation" } });
   const search = await h.call("GET", "/api/user/search?search=ab%00c", { token });
-  expect(search).toMatchObject({ status: 400, body: { msg: "The request contains a character that is not allowed." } });
+  expect(search).toMatchObject({ status: 400, body: { msg: "The request contains a character that is not allowed.", code: "bad_character" } });
   expect(h.logged).toEqual([]);
 });

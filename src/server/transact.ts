@@ -3,8 +3,6 @@ import { createMiddleware } from "hono/factory";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   AlreadyAnswered,
-  KEY_BUSY,
-  KEY_REUSED,
   refuseBusy,
   reserveKey,
   saveAnswer,
@@ -13,8 +11,10 @@ import {
   type IdempotencyClaim,
 } from "../core/idempotency";
 import { inTransaction, pgCode } from "../core/tx";
+import { isErrorCode, KEY_CODES } from "../shared/errors";
 import type { Tx } from "../db/client";
 import type { AppEnv } from "./env";
+import { refusal } from "./errors";
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 
@@ -32,26 +32,37 @@ function replay(c: Context<AppEnv>, answer: { status: number; body: string }) {
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header("Idempotency-Key");
   if (key === undefined) return next();
-  if (!KEY_FORMAT.test(key)) return c.json({ msg: "Idempotency-Key must be 1 to 200 visible ASCII characters." }, 400);
+  if (!KEY_FORMAT.test(key)) return refusal(c, "bad_idempotency_key");
   const body = await c.req.text();
   const digest = new Bun.CryptoHasher("sha256").update(`${c.req.method} ${c.req.path}\n${body}`).digest("hex");
   const claim: IdempotencyClaim = { userId: c.get("user").id, key, requestHash: digest };
   const { db } = c.get("deps");
 
   const earlier = await storedAnswer(db, claim);
-  if (earlier && earlier.requestHash !== claim.requestHash) return c.json({ msg: KEY_REUSED }, 422);
+  if (earlier && earlier.requestHash !== claim.requestHash) return refusal(c, "idempotency_conflict");
   if (earlier && earlier.status !== 0) return replay(c, earlier);
 
   c.set("idempotency", claim);
   await next();
   if (Math.random() < 0.01) await sweepKeys(db);
-  // A refusal is an answer too: keep it, so a retry hears the same thing.
+  // A refusal of the operation is an answer too: keep it, so a retry hears the same thing. A
+  // refusal about the key itself (busy, reused) is not the operation's answer.
   const status = c.res.status;
   if (status >= 400 && status < 500 && c.res.headers.get("Idempotent-Replayed") === null) {
     const text = await c.res.clone().text();
-    if (!text.includes(KEY_BUSY) && !text.includes(KEY_REUSED)) await saveAnswer(db, claim, { status, body: text });
+    if (!KEY_CODES.has(codeOf(text))) await saveAnswer(db, claim, { status, body: text });
   }
 });
+
+/** The `code` of a refusal's body (every refusal carries one; see src/shared/errors.ts). */
+function codeOf(body: string) {
+  try {
+    const code: unknown = JSON.parse(body)?.code;
+    return isErrorCode(code) ? code : "server_error";
+  } catch {
+    return "server_error";
+  }
+}
 
 /**
  * Runs a money operation in one transaction and answers with `answer(result)`. With an
@@ -76,7 +87,7 @@ export async function transact<T>(
   } catch (error) {
     if (claim && error instanceof AlreadyAnswered) {
       const stored = await storedAnswer(db, claim);
-      if (stored && stored.requestHash !== claim.requestHash) return c.json({ msg: KEY_REUSED }, 422);
+      if (stored && stored.requestHash !== claim.requestHash) return refusal(c, "idempotency_conflict");
       if (stored && stored.status !== 0) return replay(c, stored);
     }
     if (claim && (error instanceof AlreadyAnswered || pgCode(error) === "55P03")) return refuseBusy();

@@ -1,6 +1,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import type { z } from "zod";
+import { refusal } from "./errors";
 
 /** Validates a request part with a shared schema; a refusal answers 400 with the first problem in words. */
 export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodType>(target: Target, schema: Schema) =>
@@ -11,11 +12,11 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
       !issue || (issue.path.length === 0 && issue.code === "invalid_type")
         ? "The request body must be a JSON object."
         : issue.message;
-    return c.json({ msg }, 400);
+    return refusal(c, "validation", msg);
   });
 
 /** Path parameters that name nothing we have (an unknown program, level or id) answer 404. */
 export const validatePath = <Schema extends z.ZodType>(schema: Schema) =>
   zValidator("param", schema, (result, c) => {
-    if (!result.success) return c.json({ msg: result.error.issues[0]?.message ?? "Not found." }, 404);
+    if (!result.success) return refusal(c, "not_found", result.error.issues[0]?.message);
   });

@@ -10,6 +10,7 @@ export const MSG = {
   badCharacter: "The request contains a character that is not allowed.",
   keyBusy: "A request with this Idempotency-Key is still being processed. Try again in a moment.",
   keyReused: "This Idempotency-Key was already used for a different request.",
+  badIdempotencyKey: "Idempotency-Key must be 1 to 200 visible ASCII characters.",
 
   invalidCredentials: "Invalid email or password.",
   tooManyLogins: (minutes: number) =>

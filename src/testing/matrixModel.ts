@@ -1,7 +1,7 @@
 import type { Program } from "../db/schema";
 
 /**
- * A reference model of docs/matrix-rules.md, written straight from the text with plain maps
+ * A reference model of docs/rules.md#purchase, written straight from the text with plain maps
  * and recursion and no database, so property tests can compare the real thing against it.
  * Money in cents. Accounts: user ids, "system", "external".
  */

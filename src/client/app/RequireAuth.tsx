@@ -2,7 +2,7 @@ import { atom, useAtomValue } from "jotai";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Navigate, useLocation } from "react-router";
-import { FullScreenLoader } from "../layout/FullScreenLoader";
+import { FullScreenLoader } from "../../ui/FullScreenLoader";
 import { useMe, type Me } from "../lib/me";
 
 export const AUTH_REQUIRED = "You must be logged in to access this page!";

@@ -3,7 +3,7 @@ import { Route, Routes, useLocation } from "react-router";
 import { DashboardLayout } from "../layout/DashboardLayout";
 import { featureRoutes } from "./featureRoutes";
 import { RequireAuth } from "./RequireAuth";
-import { AuthFrame } from "../features/auth/AuthFrame";
+import { AuthFrame } from "../../ui/AuthFrame";
 import { PageErrorBoundary } from "../components/PageErrorBoundary";
 
 // Every page is its own chunk; the first load carries only the shell (router, layout, guard).

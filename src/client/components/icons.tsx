@@ -1,5 +1,5 @@
 import type { SVGProps } from "react";
-import { LineIcon } from "./LineIcon";
+import { LineIcon } from "../../ui/LineIcon";
 
 /** Small inline icons drawn for this app (no icon font, no image requests). Decorative by default. */
 type IconProps = SVGProps<SVGSVGElement>;

@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Brand } from "./Brand";
+import { Brand } from "../../ui/Brand";
 import { MenuIcon } from "./icons";
 import type { MenuItem } from "./menu";
 import { NavItems } from "./NavItems";

@@ -2,7 +2,7 @@ import { Suspense, useEffect, useMemo, useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { Spinner } from "../components/Spinner";
-import { brand } from "../landing/content";
+import { brand } from "../../ui/content";
 import type { Me } from "../lib/me";
 import { AdminDrawer } from "./AdminDrawer";
 import { BottomTabs } from "./BottomTabs";

@@ -1,7 +1,7 @@
 import { formatDollars } from "../../shared/money";
 import type { Me } from "../lib/me";
 import { Avatar } from "./Avatar";
-import { Brand } from "./Brand";
+import { Brand } from "../../ui/Brand";
 import { MenuIcon } from "./icons";
 import { preloadLogout, useLogout } from "./useLogout";
 

@@ -1,4 +1,4 @@
-import { Brand } from "./Brand";
+import { Brand } from "../../ui/Brand";
 import type { MenuItem } from "./menu";
 import { NavItems } from "./NavItems";
 

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { LineIcon } from "../components/LineIcon";
+import { LineIcon } from "../../ui/LineIcon";
 
 /**
  * The dashboard shell's icon set, addressed by name from featureRoutes (`icon: "deposit"`).

@@ -1,14 +1,14 @@
 import toast from "react-hot-toast";
+import { type ErrorCode, isErrorCode, SIGN_IN_AGAIN } from "../../shared/errors";
 import { getToken, setToken } from "./session";
-
-/** Messages the API client never toasts: they only mean "sign in again". */
-const SILENT = new Set(["No token, authorization denied", "Token is not valid"]);
 
 export class ApiError extends Error {
   constructor(
     message: string,
     readonly status: number,
     readonly body: unknown,
+    /** The refusal's code (src/shared/errors.ts); undefined when no answer came or it carried none. */
+    readonly code?: ErrorCode,
   ) {
     super(message);
     this.name = "ApiError";
@@ -32,8 +32,8 @@ export const API_BASE = "/api";
 
 /**
  * The one way the client talks to the server. Sends the token in x-auth-token, parses JSON,
- * and on failure: toasts the message (msg, else the error's own, else a default) unless it is
- * one of the silent ones, and on 401 forgets the token and goes to /login. The error is still
+ * and on failure: toasts the message (msg, else the error's own, else a default) unless its
+ * code only means "sign in again", and on 401 forgets the token and goes to /login. The error is still
  * thrown to the caller.
  */
 export async function api<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -66,14 +66,15 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   }
   if (response.ok) return body as T;
 
-  const serverMsg = body && typeof body === "object" ? (body as { msg?: unknown }).msg : undefined;
-  const msg = (typeof serverMsg === "string" && serverMsg) || response.statusText || "An unknown error occurred";
-  if (!options.quiet && !SILENT.has(msg)) toast.error(msg);
+  const refusal = body && typeof body === "object" ? (body as { msg?: unknown; code?: unknown }) : {};
+  const msg = (typeof refusal.msg === "string" && refusal.msg) || response.statusText || "An unknown error occurred";
+  const code = isErrorCode(refusal.code) ? refusal.code : undefined;
+  if (!options.quiet && !(code && SIGN_IN_AGAIN.has(code))) toast.error(msg);
   if (response.status === 401) {
     setToken(null);
     if (typeof window !== "undefined" && window.location.pathname.toLowerCase() !== "/login") window.location.assign("/login");
   }
-  throw new ApiError(msg, response.status, body);
+  throw new ApiError(msg, response.status, body, code);
 }
 
 /** The message to show for a failed call: the server's msg, the error's own, else `fallback`. */

@@ -59,7 +59,7 @@ test("an answer from the server is final: a 4xx or 5xx is not retried", async ()
 test("'still being processed' (an earlier attempt with the key is running) is retried with the same key, and its answer is the one shown", async () => {
   let call = 0;
   const seen = serveFetch(() =>
-    call++ === 0 ? json({ msg: MSG.keyBusy }, 409) : json({ msg: "Deposit request submitted successfully." }, 201),
+    call++ === 0 ? json({ msg: MSG.keyBusy, code: "idempotency_busy" }, 409) : json({ msg: "Deposit request submitted successfully." }, 201),
   );
   const hook = renderDeposit();
   let answer: unknown;

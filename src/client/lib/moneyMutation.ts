@@ -1,6 +1,5 @@
 import { useMutation, type UseMutationOptions } from "@tanstack/react-query";
 import { useRef } from "react";
-import { MSG } from "../../shared/messages";
 import { ApiError } from "./api";
 
 /** What every money call takes besides its own input: the Idempotency-Key of the user action. */
@@ -13,7 +12,7 @@ export const isNetworkError = (error: unknown) => error instanceof ApiError && e
 
 /** The server is still running an earlier attempt with this key (say, one whose answer was lost). */
 export const isStillRunning = (error: unknown) =>
-  error instanceof ApiError && error.status === 409 && (error.body as { msg?: unknown } | null)?.msg === MSG.keyBusy;
+  error instanceof ApiError && error.code === "idempotency_busy";
 
 /**
  * Only network failures and "still running" answers are retried, at most twice: the retry

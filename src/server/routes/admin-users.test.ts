@@ -100,7 +100,7 @@ describe("DELETE /api/admin/users/{id}", () => {
     const res = await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken });
     expect(res).toMatchObject({ status: 200, body: { msg: "User deleted successfully!" } });
 
-    expect(await h.call("GET", "/api/auth", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid" } });
+    expect(await h.call("GET", "/api/auth", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid", code: "bad_token" } });
     expect((await h.call("POST", "/api/auth/login", { body: { email: user.email, password: user.password } })).status).toBe(400);
     const listed = await h.call("GET", `/api/admin/users?search=${encodeURIComponent("Dora Deleted")}&limit=100`, { token: h.adminToken });
     expect(listed.body.users).toEqual([]);
@@ -130,7 +130,7 @@ describe("DELETE /api/admin/users/{id}", () => {
     const admin = await h.me(h.adminToken);
     expect(await h.call("DELETE", `/api/admin/users/${admin._id}`, { token: h.adminToken })).toMatchObject({
       status: 403,
-      body: { msg: "Admins cannot be deleted." },
+      body: { msg: "Admins cannot be deleted.", code: "cannot_delete_admin" },
     });
     const second = await h.signUp();
     await h.promote(second.id);
@@ -139,10 +139,10 @@ describe("DELETE /api/admin/users/{id}", () => {
 
     expect(await h.call("DELETE", "/api/admin/users/no-such-user", { token: h.adminToken })).toMatchObject({
       status: 404,
-      body: { msg: "User not found." },
+      body: { msg: "User not found.", code: "user_not_found" },
     });
     const user = await h.signUp();
     expect((await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken })).status).toBe(200);
-    expect(await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
   });
 });

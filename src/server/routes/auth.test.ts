@@ -94,14 +94,14 @@ describe("POST /api/auth/register", () => {
     expect((await register({ name: "First", email, password: "secret", referralId: h.adminReferralId })).status).toBe(201);
     for (const again of [email, email.toUpperCase(), ` ${email.replace(/^a/, "A")} `]) {
       const res = await register({ name: "Second", email: again, password: "secret", referralId: h.adminReferralId });
-      expect(res).toEqual({ status: 409, body: { msg: "A user with this email already exists." }, headers: res.headers });
+      expect(res).toEqual({ status: 409, body: { msg: "A user with this email already exists.", code: "email_taken" }, headers: res.headers });
     }
   });
 
   test("POST /api/auth/register refuses an unknown referral ID", async () => {
     const res = await register({ name: "Nobody", email: freshEmail(), password: "secret", referralId: "ZZZZZZZZ" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ msg: "Invalid referral ID." });
+    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral" });
   });
 
   test("POST /api/auth/register refuses the referral ID of a deleted user", async () => {
@@ -109,13 +109,13 @@ describe("POST /api/auth/register", () => {
     expect((await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken })).status).toBe(200);
     const res = await register({ name: "Orphan", email: freshEmail(), password: "secret", referralId: gone.myReferralId });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ msg: "Invalid referral ID." });
+    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral" });
   });
 
   test("POST /api/auth/register refuses a password shorter than 6 characters", async () => {
     const res = await register({ name: "Short", email: freshEmail(), password: "12345", referralId: h.adminReferralId });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ msg: "Password must be at least 6 characters." });
+    expect(res.body).toEqual({ msg: "Password must be at least 6 characters.", code: "validation" });
   });
 
   test("POST /api/auth/register refuses a missing or wrongly typed field with 400 and a msg", async () => {
@@ -130,7 +130,7 @@ describe("POST /api/auth/register", () => {
     ];
     for (const [body, msg] of cases) {
       const res = await register(body);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg, code: "validation" } });
     }
     expect((await login(valid.email, "secret")).status).toBe(400);
   });
@@ -169,8 +169,8 @@ describe("POST /api/auth/login", () => {
     const user = await h.signUp();
     const wrong = await login(user.email, "not-the-password");
     const unknown = await login(freshEmail(), "whatever");
-    expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 400, body: { msg: "Invalid email or password." } });
-    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 400, body: { msg: "Invalid email or password." } });
+    expect({ status: wrong.status, body: wrong.body }).toEqual({ status: 400, body: { msg: "Invalid email or password.", code: "invalid_credentials" } });
+    expect({ status: unknown.status, body: unknown.body }).toEqual({ status: 400, body: { msg: "Invalid email or password.", code: "invalid_credentials" } });
   });
 
   test("POST /api/auth/login refuses missing fields", async () => {
@@ -220,7 +220,7 @@ describe("POST /api/auth/login", () => {
   test("POST /api/auth/login refuses a deleted user", async () => {
     const user = await h.signUp();
     await h.call("DELETE", `/api/admin/users/${user.id}`, { token: h.adminToken });
-    expect(await login(user.email, user.password)).toMatchObject({ status: 400, body: { msg: "Invalid email or password." } });
+    expect(await login(user.email, user.password)).toMatchObject({ status: 400, body: { msg: "Invalid email or password.", code: "invalid_credentials" } });
   });
 });
 
@@ -230,13 +230,13 @@ describe("POST /api/auth/logout", () => {
     const other = await h.login(user.email, user.password);
     const res = await h.call("POST", "/api/auth/logout", { token: user.token });
     expect(res).toMatchObject({ status: 200, body: { msg: "Logged out successfully." } });
-    expect(await h.call("GET", "/api/auth", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid" } });
-    expect(await h.call("POST", "/api/auth/logout", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid" } });
+    expect(await h.call("GET", "/api/auth", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid", code: "bad_token" } });
+    expect(await h.call("POST", "/api/auth/logout", { token: user.token })).toMatchObject({ status: 401, body: { msg: "Token is not valid", code: "bad_token" } });
     expect((await h.call("GET", "/api/auth", { token: other })).status).toBe(200);
   });
 
   test("POST /api/auth/logout without a token answers 401", async () => {
-    expect(await h.call("POST", "/api/auth/logout")).toMatchObject({ status: 401, body: { msg: "No token, authorization denied" } });
+    expect(await h.call("POST", "/api/auth/logout")).toMatchObject({ status: 401, body: { msg: "No token, authorization denied", code: "no_token" } });
   });
 });
 
@@ -275,10 +275,10 @@ describe("GET /api/user/details/{referralId}", () => {
 
   test("GET /api/user/details/{referralId} answers 404 for an unknown ID and 401 without a token", async () => {
     const user = await h.signUp();
-    expect(await h.call("GET", "/api/user/details/ZZZZZZZZ", { token: user.token })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await h.call("GET", "/api/user/details/ZZZZZZZZ", { token: user.token })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
     expect(await h.call("GET", `/api/user/details/${user.myReferralId}`)).toMatchObject({
       status: 401,
-      body: { msg: "No token, authorization denied" },
+      body: { msg: "No token, authorization denied", code: "no_token" },
     });
   });
 });

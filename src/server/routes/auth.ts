@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { login, issueToken, revokeToken } from "../../core/sessions";
+import { login, revokeToken } from "../../core/sessions";
 import { inTransaction } from "../../core/tx";
 import { adminReferralId, currentUser, registerUser } from "../../core/users";
 import { MSG } from "../../shared/messages";
@@ -7,6 +7,7 @@ import { toDollars } from "../../shared/money";
 import { loginSchema, registerSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { requireUser } from "../middleware/auth";
+import { issueToken } from "../tokens";
 import { validate } from "../validate";
 
 export const authRoutes = new Hono<AppEnv>()

@@ -75,7 +75,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
       const answers = await Promise.all([h.decide("deposits", id, "accepted"), h.decide("deposits", id, second, other.token)]);
       expectNoServerErrors(answers);
       expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
-      expect(answers.find((a) => a.status === 409)!.body).toEqual({ msg: "This request has already been processed." });
+      expect(answers.find((a) => a.status === 409)!.body).toEqual({ msg: "This request has already been processed.", code: "already_processed" });
       const winner = answers[0]!.status === 200 ? "accepted" : second;
       expect((await h.me(user.token)).balance).toBe(winner === "accepted" ? 10 : 0);
     }
@@ -228,7 +228,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
         body: { name: "Late", email: `late-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret", referralId: sponsor.myReferralId },
       }),
     );
-    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID." } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID.", code: "invalid_referral" } });
     expectNoServerErrors([res]);
   });
 
@@ -242,7 +242,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
         h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TGone", amount: 10 } }),
       ]),
     );
-    for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { msg: "Token is not valid" } });
+    for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { msg: "Token is not valid", code: "bad_token" } });
     expect(await h.account(user.id)).toEqual({ balance: 5000n, held: 0n });
     expect((await h.me(friend.token)).balance).toBe(0);
     expectNoServerErrors(answers);

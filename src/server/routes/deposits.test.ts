@@ -41,7 +41,7 @@ describe("POST /api/user/deposit", () => {
     ];
     for (const [amount, msg] of cases) {
       const res = await submit(user.token, { address: "TSender", transactionId: txId(), amount });
-      expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { msg } });
+      expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { msg, code: "validation" } });
     }
     const mine = await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(user.email)}`, { token: h.adminToken });
     expect(mine.body).toEqual([]);
@@ -60,7 +60,7 @@ describe("POST /api/user/deposit", () => {
     const alice = await h.signUp();
     const bob = await h.signUp();
     const transactionId = txId();
-    const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted." } };
+    const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" } };
 
     const first = await h.deposit(alice.token, 20, { transactionId });
     expect(await submit(bob.token, { address: "TBob", transactionId, amount: 20 })).toMatchObject(duplicate);
@@ -85,7 +85,7 @@ describe("POST /api/user/deposit transaction IDs", () => {
     expect((await submit(user.token, { address: "TSender", transactionId, amount: 5 })).status).toBe(201);
     expect(await submit(user.token, { address: "TSender", transactionId: transactionId.toLowerCase(), amount: 5 })).toMatchObject({
       status: 400,
-      body: { msg: "This transaction ID has already been submitted." },
+      body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" },
     });
   });
 });
@@ -122,7 +122,7 @@ describe("PUT /api/admin/deposits/{id}", () => {
     const declined = await h.deposit(user.token, 15);
     await h.decide("deposits", accepted, "accepted");
     await h.decide("deposits", declined, "declined");
-    const processed = { status: 409, body: { msg: "This request has already been processed." } };
+    const processed = { status: 409, body: { msg: "This request has already been processed.", code: "already_processed" } };
     for (const [id, status] of [
       [accepted, "accepted"],
       [accepted, "declined"],
@@ -141,12 +141,12 @@ describe("PUT /api/admin/deposits/{id}", () => {
   test("PUT /api/admin/deposits/{id} answers 404 for an unknown request and 400 for a status other than accepted or declined", async () => {
     const user = await h.signUp();
     const id = await h.deposit(user.token, 10);
-    expect(await h.decide("deposits", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.decide("deposits", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found.", code: "request_not_found" } });
     for (const status of ["pending", "approved", undefined]) {
       expect(await h.decide("deposits", id, status as string)).toMatchObject({ status: 400, body: { msg: "Status must be accepted or declined." } });
     }
     // A withdrawal route does not decide a deposit.
-    expect(await h.decide("withdrawals", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.decide("withdrawals", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found.", code: "request_not_found" } });
     expect((await h.me(user.token)).balance).toBe(0);
     await h.checkLedger();
   });

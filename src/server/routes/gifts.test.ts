@@ -34,7 +34,7 @@ describe("POST /api/user/gift", () => {
   test("POST /api/user/gift refuses more than the available balance and moves nothing", async () => {
     const sender = await h.signUp();
     const recipient = await h.signUp();
-    const insufficient = { status: 400, body: { msg: "Insufficient balance." } };
+    const insufficient = { status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } };
     expect(await gift(sender.token, { amount: 1, recipientEmail: recipient.email })).toMatchObject(insufficient);
     await h.fund(sender.token, 20);
     expect(await gift(sender.token, { amount: 20.01, recipientEmail: recipient.email })).toMatchObject(insufficient);
@@ -51,7 +51,7 @@ describe("POST /api/user/gift", () => {
     for (const email of [sender.email, sender.email.toUpperCase()]) {
       expect(await gift(sender.token, { amount: 5, recipientEmail: email })).toMatchObject({
         status: 400,
-        body: { msg: "You cannot send a gift to yourself." },
+        body: { msg: "You cannot send a gift to yourself.", code: "gift_to_self" },
       });
     }
     expect((await h.me(sender.token)).balance).toBe(10);
@@ -64,7 +64,7 @@ describe("POST /api/user/gift", () => {
     await h.fund(sender.token, 10);
     await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
     for (const email of ["nobody@test.local", gone.email]) {
-      expect(await gift(sender.token, { amount: 5, recipientEmail: email })).toMatchObject({ status: 404, body: { msg: "Recipient not found." } });
+      expect(await gift(sender.token, { amount: 5, recipientEmail: email })).toMatchObject({ status: 404, body: { msg: "Recipient not found.", code: "recipient_not_found" } });
     }
     expect((await h.me(sender.token)).balance).toBe(10);
     expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
@@ -86,7 +86,7 @@ describe("POST /api/user/gift", () => {
     ];
     for (const [body, msg] of cases) {
       const res = await gift(sender.token, body);
-      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg } });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg, code: "validation" } });
     }
     expect((await h.me(sender.token)).balance).toBe(10);
     expect((await h.me(recipient.token)).balance).toBe(0);
@@ -112,8 +112,8 @@ describe("POST /api/admin/users/{id}/gift", () => {
     const gone = await h.signUp();
     const user = await h.signUp();
     await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
-    expect(await adminGift("no-such-user", { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found." } });
-    expect(await adminGift(gone.id, { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found." } });
+    expect(await adminGift("no-such-user", { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
+    expect(await adminGift(gone.id, { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
     expect(await adminGift(user.id, { amount: 0 })).toMatchObject({ status: 400, body: { msg: "Please enter a valid positive amount." } });
     expect(await adminGift(user.id, { amount: 2.999 })).toMatchObject({ status: 400, body: { msg: "Amount must have at most 2 decimal places." } });
     expect(await adminGift(user.id, {})).toMatchObject({ status: 400, body: { msg: "Amount is required." } });
@@ -141,7 +141,7 @@ describe("GET /api/user/search", () => {
       expect({ query, status: res.status, body: res.body }).toEqual({
         query,
         status: 400,
-        body: { msg: "Type at least 3 characters to search for a user." },
+        body: { msg: "Type at least 3 characters to search for a user.", code: "validation" },
       });
     }
   });

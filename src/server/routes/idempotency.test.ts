@@ -36,7 +36,7 @@ describe("Idempotency-Key on money calls", () => {
       body: { amount: 6, recipientEmail: recipient.email },
       headers: withKey("k"),
     });
-    expect(other).toMatchObject({ status: 422, body: { msg: "This Idempotency-Key was already used for a different request." } });
+    expect(other).toMatchObject({ status: 422, body: { msg: "This Idempotency-Key was already used for a different request.", code: "idempotency_conflict" } });
     expect((await h.me(sender.token)).balance).toBe(25);
   });
 
@@ -45,10 +45,10 @@ describe("Idempotency-Key on money calls", () => {
     const recipient = await h.signUp();
     const body = { amount: 5, recipientEmail: recipient.email };
     const refused = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("early") });
-    expect(refused).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    expect(refused).toMatchObject({ status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } });
     await h.fund(sender.token, 30);
     const replayed = await h.call("POST", "/api/user/gift", { token: sender.token, body, headers: withKey("early") });
-    expect(replayed).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    expect(replayed).toMatchObject({ status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } });
     expect((await h.me(sender.token)).balance).toBe(30);
   });
 
@@ -84,7 +84,7 @@ describe("Idempotency-Key on money calls", () => {
     expect(await buy()).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
     expect((await h.me(buyer.token)).balance).toBe(5);
     const plain = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token });
-    expect(plain).toMatchObject({ status: 400, body: { msg: "This level is already active." } });
+    expect(plain).toMatchObject({ status: 400, body: { msg: "This level is already active.", code: "level_already_active" } });
   });
 
   test("a malformed key is refused with 400", async () => {
@@ -94,7 +94,7 @@ describe("Idempotency-Key on money calls", () => {
       body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 1 },
       headers: withKey("has spaces in it"),
     });
-    expect(res).toMatchObject({ status: 400, body: { msg: "Idempotency-Key must be 1 to 200 visible ASCII characters." } });
+    expect(res).toMatchObject({ status: 400, body: { msg: "Idempotency-Key must be 1 to 200 visible ASCII characters.", code: "bad_idempotency_key" } });
   });
 
   test.skipIf(!onPostgres)("on Postgres, 20 simultaneous gifts with one key move the money once", async () => {

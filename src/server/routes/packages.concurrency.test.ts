@@ -34,7 +34,7 @@ test.skipIf(!onPostgres)("40 partners of one referrer buying 3P and 6P level 1 a
   const answers = await Promise.all(buyers.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
 
-  // Whatever the order, one by one gives (rules in docs/matrix-rules.md):
+  // Whatever the order, one by one gives (rules in docs/rules.md#slots):
   // 3P: referrer paid by its entrants 1, 2, 4, 5; entrants 3 and 6 pass up to the admin (slots 2
   //     and 3), and 6 freezes it. Then the admin: slots 1, 2 paid, 3 frozen; the rest to system.
   // 6P: referrer entrants 1 and 7 pass up, 2-5 and 8-11 paid, 6 and 12 pass up; frozen after

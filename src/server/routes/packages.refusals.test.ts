@@ -32,11 +32,11 @@ async function frozenOwner() {
 
 test("POST /api/user/packages/purchase refuses a level whose previous level is locked", async () => {
   const user = await m.member();
-  expect((await m.buy(user, "3p", 2)).body).toEqual({ msg: "Please purchase previous levels first." });
+  expect((await m.buy(user, "3p", 2)).body).toEqual({ msg: "Please purchase previous levels first.", code: "level_locked" });
   expect((await m.buy(user, "6p", 3)).status).toBe(400);
   await m.bought(user, "3p", 1);
   await m.bought(user, "3p", 2);
-  expect((await m.buy(user, "6p", 2)).body).toEqual({ msg: "Please purchase previous levels first." });
+  expect((await m.buy(user, "6p", 2)).body).toEqual({ msg: "Please purchase previous levels first.", code: "level_locked" });
   expect(await m.balance(user)).toBe(85);
   expect([await levelStatus(user, "3p", 2), await levelStatus(user, "6p", 2)]).toEqual(["active", "locked"]);
   await h.checkLedger();
@@ -46,12 +46,12 @@ test("POST /api/user/packages/purchase refuses a level that is already active or
   const user = await m.member();
   await m.bought(user, "6p", 1);
   const again = await m.buy(user, "6p", 1);
-  expect([again.status, again.body]).toEqual([400, { msg: "This level is already active." }]);
+  expect([again.status, again.body]).toEqual([400, { msg: "This level is already active.", code: "level_already_active" }]);
   expect(await m.balance(user)).toBe(95);
 
   const owner = await frozenOwner();
   const before = await m.balance(owner);
-  expect((await m.buy(owner, "3p", 1)).body).toEqual({ msg: "This level is already frozen." });
+  expect((await m.buy(owner, "3p", 1)).body).toEqual({ msg: "This level is already frozen.", code: "level_already_frozen" });
   expect(await m.balance(owner)).toBe(before);
   await h.checkLedger();
 });
@@ -59,7 +59,7 @@ test("POST /api/user/packages/purchase refuses a level that is already active or
 test("POST /api/user/packages/purchase refuses when the balance is short and changes nothing", async () => {
   const user = await m.member(undefined, 4.99);
   const res = await m.buy(user, "3p", 1);
-  expect([res.status, res.body]).toEqual([400, { msg: "Insufficient balance." }]);
+  expect([res.status, res.body]).toEqual([400, { msg: "Insufficient balance.", code: "insufficient_balance" }]);
   expect([await m.balance(user), await levelStatus(user, "3p", 1)]).toEqual([4.99, "locked"]);
   await h.checkLedger();
 });
@@ -67,7 +67,7 @@ test("POST /api/user/packages/purchase refuses when the balance is short and cha
 test("POST /api/user/packages/purchase counts money held by a pending withdrawal as unavailable", async () => {
   const user = await m.member(undefined, 10);
   await withdraw(user, 6); // available: 4
-  expect((await m.buy(user, "3p", 1)).body).toEqual({ msg: "Insufficient balance." });
+  expect((await m.buy(user, "3p", 1)).body).toEqual({ msg: "Insufficient balance.", code: "insufficient_balance" });
   expect(await levelStatus(user, "3p", 1)).toBe("locked");
   await h.fund(user.token, 1); // available: 5, exactly the cost
   await m.bought(user, "3p", 1);
@@ -78,10 +78,10 @@ test("POST /api/user/packages/purchase counts money held by a pending withdrawal
 
 test("POST /api/user/packages/unfreeze refuses a level that is not frozen", async () => {
   const user = await m.member();
-  expect((await m.unfreeze(user, "3p", 1)).body).toEqual({ msg: "This level is not frozen." });
+  expect((await m.unfreeze(user, "3p", 1)).body).toEqual({ msg: "This level is not frozen.", code: "level_not_frozen" });
   await m.bought(user, "3p", 1);
   const res = await m.unfreeze(user, "3p", 1);
-  expect([res.status, res.body]).toEqual([400, { msg: "This level is not frozen." }]);
+  expect([res.status, res.body]).toEqual([400, { msg: "This level is not frozen.", code: "level_not_frozen" }]);
   expect(await m.balance(user)).toBe(95);
   await h.checkLedger();
 });
@@ -89,7 +89,7 @@ test("POST /api/user/packages/unfreeze refuses a level that is not frozen", asyn
 test("POST /api/user/packages/unfreeze refuses when the available balance is below unfreezeCost", async () => {
   const owner = await frozenOwner(); // balance 115
   await withdraw(owner, 113); // available: 2, unfreezeCost 2.50
-  expect((await m.unfreeze(owner, "3p", 1)).body).toEqual({ msg: "Insufficient balance." });
+  expect((await m.unfreeze(owner, "3p", 1)).body).toEqual({ msg: "Insufficient balance.", code: "insufficient_balance" });
   expect([await levelStatus(owner, "3p", 1), await m.balance(owner)]).toEqual(["frozen", 115]);
   await h.checkLedger();
 });
@@ -100,7 +100,7 @@ test("unknown programs and levels answer 404 on purchase, unfreeze and matrix", 
     const res = await h.call("POST", `/api/user/${path}`, { token: user.token });
     expect(res.status).toBe(404);
   }
-  expect((await m.buy(user, "3p", 13)).body).toEqual({ msg: "Level not found." });
+  expect((await m.buy(user, "3p", 13)).body).toEqual({ msg: "Level not found.", code: "level_not_found" });
   expect((await h.call("GET", "/api/user/matrix/3p/13", { token: user.token })).status).toBe(404);
   expect((await h.call("GET", "/api/user/matrix/1p/1", { token: user.token })).status).toBe(404);
 });

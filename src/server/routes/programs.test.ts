@@ -67,7 +67,7 @@ describe("PATCH /api/programs/{program}/levels/{level}", () => {
     ];
     for (const [body, msg] of cases) {
       const res = await patch("3p/levels/5", body);
-      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg } });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg, code: "validation" } });
     }
     expect((await levels("3p"))[4]).toEqual({ level: 5, cost: 80, unfreezeCost: 40 });
   });
@@ -76,11 +76,11 @@ describe("PATCH /api/programs/{program}/levels/{level}", () => {
     const user = await h.signUp();
     expect(await patch("3p/levels/4", { cost: 1, unfreezeCost: 1 }, user.token)).toMatchObject({
       status: 403,
-      body: { msg: "Access denied. Admins only." },
+      body: { msg: "Access denied. Admins only.", code: "forbidden" },
     });
     expect(await h.call("PATCH", "/api/programs/3p/levels/4", { body: { cost: 1, unfreezeCost: 1 } })).toMatchObject({
       status: 401,
-      body: { msg: "No token, authorization denied" },
+      body: { msg: "No token, authorization denied", code: "no_token" },
     });
     expect((await levels("3p"))[3]).toEqual({ level: 4, cost: 40, unfreezeCost: 20 });
   });

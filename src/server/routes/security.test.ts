@@ -14,8 +14,8 @@ afterAll(() => h.close());
 afterEach(() => h.checkLedger());
 
 const now = () => Math.floor(Date.now() / 1000);
-const noToken = { msg: "No token, authorization denied" };
-const badToken = { msg: "Token is not valid" };
+const noToken = { msg: "No token, authorization denied", code: "no_token" };
+const badToken = { msg: "Token is not valid", code: "bad_token" };
 
 describe("tokens", () => {
   test("a protected route without a token answers 401 'No token, authorization denied'", async () => {
@@ -88,7 +88,7 @@ describe("tokens", () => {
       ["PATCH", "/api/programs/3p/levels/1", { cost: 0, unfreezeCost: 0 }],
     ] as const) {
       const res = await h.call(method, path, { token: user.token, body });
-      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 403, body: { msg: "Access denied. Admins only." } });
+      expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 403, body: { msg: "Access denied. Admins only.", code: "forbidden" } });
     }
     expect((await h.me(user.token)).balance).toBe(0);
     const [level] = (await h.call("GET", "/api/programs/3p/levels")).body;
@@ -102,14 +102,14 @@ describe("malformed requests", () => {
     const user = await h.signUp();
     for (const rawBody of ["{not json", "", "{\"amount\": 5,}"]) {
       const res = await h.call("POST", "/api/user/gift", { token: user.token, rawBody });
-      expect({ rawBody, status: res.status, body: res.body }).toEqual({ rawBody, status: 400, body: { msg: "The request body is not valid JSON." } });
+      expect({ rawBody, status: res.status, body: res.body }).toEqual({ rawBody, status: 400, body: { msg: "The request body is not valid JSON.", code: "bad_json" } });
     }
   });
 
   test("a JSON body that is not an object answers 400 with a msg", async () => {
     for (const body of [[], null, 42, "text"]) {
       const res = await h.call("POST", "/api/auth/login", { body });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "The request body must be a JSON object." } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "The request body must be a JSON object.", code: "validation" } });
     }
   });
 
@@ -123,16 +123,16 @@ describe("malformed requests", () => {
 
   test("an unknown route answers 404 {msg}", async () => {
     const user = await h.signUp();
-    expect(await h.call("GET", "/api/nothing-here")).toMatchObject({ status: 404, body: { msg: "Not found." } });
-    expect(await h.call("DELETE", "/api/auth")).toMatchObject({ status: 404, body: { msg: "Not found." } });
-    expect(await h.call("GET", "/api/user/nothing-here", { token: user.token })).toMatchObject({ status: 404, body: { msg: "Not found." } });
-    expect(await h.call("POST", "/api/admin/nothing-here", { token: h.adminToken })).toMatchObject({ status: 404, body: { msg: "Not found." } });
+    expect(await h.call("GET", "/api/nothing-here")).toMatchObject({ status: 404, body: { msg: "Not found.", code: "not_found" } });
+    expect(await h.call("DELETE", "/api/auth")).toMatchObject({ status: 404, body: { msg: "Not found.", code: "not_found" } });
+    expect(await h.call("GET", "/api/user/nothing-here", { token: user.token })).toMatchObject({ status: 404, body: { msg: "Not found.", code: "not_found" } });
+    expect(await h.call("POST", "/api/admin/nothing-here", { token: h.adminToken })).toMatchObject({ status: 404, body: { msg: "Not found.", code: "not_found" } });
   });
 
   test("a body over the size limit answers 413 {msg}, declared or streamed", async () => {
     const big = JSON.stringify({ email: "a@b.co", password: "x".repeat(70 * 1024) });
     const declared = await h.call("POST", "/api/auth/login", { rawBody: big, headers: { "content-length": String(big.length) } });
-    expect({ status: declared.status, body: declared.body }).toEqual({ status: 413, body: { msg: "The request body is too large." } });
+    expect({ status: declared.status, body: declared.body }).toEqual({ status: 413, body: { msg: "The request body is too large.", code: "too_large" } });
 
     const bytes = new TextEncoder().encode(big);
     const stream = new ReadableStream({
@@ -143,7 +143,7 @@ describe("malformed requests", () => {
     });
     const streamed = await h.app.request("/api/auth/login", { method: "POST", headers: { "content-type": "application/json" }, body: stream });
     expect(streamed.status).toBe(413);
-    expect(await streamed.json()).toEqual({ msg: "The request body is too large." });
+    expect(await streamed.json()).toEqual({ msg: "The request body is too large.", code: "too_large" });
   });
 });
 
@@ -153,7 +153,7 @@ describe("unexpected failures", () => {
     await h.db.execute(sql`ALTER TABLE newsletter_subscribers RENAME TO newsletter_subscribers_away`);
     try {
       const res = await h.call("POST", "/api/newsletter", { body: { email: "someone@example.com" } });
-      expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error." } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error.", code: "server_error" } });
       expect(JSON.stringify(res.body)).not.toContain("newsletter");
     } finally {
       await h.db.execute(sql`ALTER TABLE newsletter_subscribers_away RENAME TO newsletter_subscribers`);
@@ -173,7 +173,7 @@ describe("unexpected failures", () => {
     } finally {
       await h.db.execute(sql`ALTER TABLE users DROP CONSTRAINT test_refuses_boom`);
     }
-    expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error." } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error.", code: "server_error" } });
     expect(h.logged.length).toBe(before + 1);
     const logged = h.logged.at(-1) as Error;
     const text = `${String(logged)}\n${logged.stack}\n${Bun.inspect(logged)}`;
@@ -195,7 +195,7 @@ describe("unexpected failures", () => {
     } finally {
       await h.db.execute(sql`ALTER TABLE transfers_away RENAME TO transfers`);
     }
-    expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error." } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error.", code: "server_error" } });
     expect((await h.me(sender.token)).balance).toBe(30);
     expect((await h.me(recipient.token)).balance).toBe(0);
     await h.checkLedger();

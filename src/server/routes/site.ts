@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { subscribe } from "../../core/newsletter";
+import { MSG } from "../../shared/messages";
 import { newsletterSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { validate } from "../validate";
@@ -11,5 +12,6 @@ export const siteRoutes = new Hono<AppEnv>()
     return c.json({ depositWalletAddress });
   })
   .post("/newsletter", validate("json", newsletterSchema), async (c) => {
-    return c.json({ msg: await subscribe(c.get("deps").db, c.req.valid("json").email) }, 201);
+    const subscription = await subscribe(c.get("deps").db, c.req.valid("json").email);
+    return c.json({ msg: subscription === "subscribed" ? MSG.subscribed : MSG.alreadySubscribed }, 201);
   });

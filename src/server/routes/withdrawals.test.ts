@@ -9,7 +9,7 @@ useMoneyHarness((made) => (h = made));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/withdraw", { token, body });
 const request = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TMyWallet", amount });
-const exceeds = { status: 400, body: { msg: "Withdrawal amount cannot exceed your available balance." } };
+const exceeds = { status: 400, body: { msg: "Withdrawal amount cannot exceed your available balance.", code: "exceeds_available" } };
 
 async function funded(amount: number) {
   const user = await h.signUp();
@@ -62,7 +62,7 @@ describe("POST /api/user/withdraw", () => {
     ];
     for (const [body, msg] of cases) {
       const res = await submit(user.token, body);
-      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg } });
+      expect({ body, status: res.status, answer: res.body }).toEqual({ body, status: 400, answer: { msg, code: "validation" } });
     }
     expect(await h.me(user.token)).toMatchObject({ balance: 50, pendingWithdrawalsTotal: 0 });
     await h.checkLedger();
@@ -73,7 +73,7 @@ describe("POST /api/user/withdraw", () => {
     const friend = await h.signUp();
     await h.withdraw(user.token, 90);
     const gift = (amount: number) => h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: friend.email } });
-    expect(await gift(10.01)).toMatchObject({ status: 400, body: { msg: "Insufficient balance." } });
+    expect(await gift(10.01)).toMatchObject({ status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } });
     expect((await gift(10)).status).toBe(200);
     expect(await h.me(user.token)).toMatchObject({ balance: 90, pendingWithdrawalsTotal: 90 });
     await h.checkLedger();
@@ -133,7 +133,7 @@ describe("PUT /api/admin/withdrawals/{id}", () => {
       [declined, "declined"],
     ] as const) {
       const res = await h.decide("withdrawals", id, status);
-      expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: { msg: "This request has already been processed." } });
+      expect({ status: res.status, body: res.body }).toEqual({ status: 409, body: { msg: "This request has already been processed.", code: "already_processed" } });
     }
     expect(await h.account(user.id)).toEqual(before);
     expect(await h.me(user.token)).toMatchObject({ balance: 50, pendingWithdrawalsTotal: 0 });
@@ -143,9 +143,9 @@ describe("PUT /api/admin/withdrawals/{id}", () => {
   test("PUT /api/admin/withdrawals/{id} answers 404 for an unknown request and 400 for a bad status", async () => {
     const user = await funded(10);
     const id = await h.withdraw(user.token, 10);
-    expect(await h.decide("withdrawals", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.decide("withdrawals", "no-such-request", "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found.", code: "request_not_found" } });
     expect(await h.decide("withdrawals", id, "pending")).toMatchObject({ status: 400, body: { msg: "Status must be accepted or declined." } });
-    expect(await h.decide("deposits", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found." } });
+    expect(await h.decide("deposits", id, "accepted")).toMatchObject({ status: 404, body: { msg: "Request not found.", code: "request_not_found" } });
     expect(await h.me(user.token)).toMatchObject({ balance: 10, pendingWithdrawalsTotal: 10 });
     await h.checkLedger();
   });

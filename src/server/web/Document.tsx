@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { renderToString } from "react-dom/server";
-import { brand } from "../../client/landing/content";
+import { brand } from "../../ui/content";
 
 export interface Assets {
   css: string[];

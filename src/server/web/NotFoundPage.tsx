@@ -1,4 +1,4 @@
-import { brand } from "../../client/landing/content";
+import { brand } from "../../ui/content";
 import { Document, type Assets } from "./Document";
 import { SkipLink } from "./landing/LandingPage";
 import { SiteFooter } from "./SiteFooter";

@@ -1,6 +1,6 @@
-import { brand } from "../../client/landing/content";
-import { AuthFrame } from "../../client/features/auth/AuthFrame";
-import { FullScreenLoader } from "../../client/layout/FullScreenLoader";
+import { AuthFrame } from "../../ui/AuthFrame";
+import { brand } from "../../ui/content";
+import { FullScreenLoader } from "../../ui/FullScreenLoader";
 import { Document, type Assets } from "./Document";
 
 export type ShellKind = "auth" | "dashboard";

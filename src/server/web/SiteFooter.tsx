@@ -1,4 +1,4 @@
-import { brand, footer } from "../../client/landing/content";
+import { brand, footer } from "../../ui/content";
 import { LandingIcon, Logo } from "./landing/icons";
 
 const heading = "m-0 mb-4 text-sm font-semibold uppercase tracking-wider text-fg";

@@ -1,4 +1,4 @@
-import { brand, nav } from "../../client/landing/content";
+import { brand, nav } from "../../ui/content";
 import { LandingIcon, Logo } from "./landing/icons";
 
 /**

@@ -61,8 +61,8 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     const parsed = newsletterSchema.safeParse({ email: form.email });
     let outcome = "invalid";
     if (parsed.success) {
-      const msg = await subscribe(c.get("deps").db, parsed.data.email);
-      outcome = msg === MSG.subscribed ? "subscribed" : "already";
+      const subscription = await subscribe(c.get("deps").db, parsed.data.email);
+      outcome = subscription === "subscribed" ? "subscribed" : "already";
     }
     return c.redirect(`/?newsletter=${outcome}#newsletter`, 303);
   });

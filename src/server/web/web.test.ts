@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brand, footer, hero } from "../../client/landing/content";
+import { brand, footer, hero } from "../../ui/content";
 import type { Database } from "../../db/client";
 import { freshDatabase, testHasher } from "../../testing/db";
 import { createApp } from "../app";
@@ -125,7 +125,7 @@ describe("headers, assets and unknown pages", () => {
     expect(html).toContain("Quick Links");
     const api = await get("/api/no-such-thing");
     expect(api.status).toBe(404);
-    expect(await api.json()).toEqual({ msg: "Not found." });
+    expect(await api.json()).toEqual({ msg: "Not found.", code: "not_found" });
   });
 
   test("without a build manifest the pages still render, just without assets", async () => {

@@ -7,7 +7,7 @@ import { fieldErrors } from "../../lib/fieldErrors";
 import { failureMessage } from "../../lib/serverMessage";
 import type { FromState } from "../../app/RequireAuth";
 import { useLogin } from "./api/login";
-import { AuthFrame } from "./AuthFrame";
+import { AuthFrame } from "../../../ui/AuthFrame";
 import { focusFirstError } from "./focusFirstError";
 import { PasswordField } from "./PasswordField";
 

@@ -6,7 +6,7 @@ import { Field } from "../../components/Field";
 import { fieldErrors } from "../../lib/fieldErrors";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
 import { useAdminReferralId, useRegister } from "./api/register";
-import { AuthFrame } from "./AuthFrame";
+import { AuthFrame } from "../../../ui/AuthFrame";
 import { focusFirstError } from "./focusFirstError";
 import { PasswordField } from "./PasswordField";
 

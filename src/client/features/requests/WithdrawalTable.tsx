@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { DataTable, type Column } from "../../components/DataTable";
 import { Money } from "../../components/Money";
-import { estimateWithdrawal } from "../withdraw/estimate";
+import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
 import type { WithdrawalRequest } from "./api/getWithdrawals";
 import { LongId } from "../../components/LongText";
 import { dateColumn, statusOrActions, userColumn } from "./columns";

@@ -2,7 +2,7 @@ import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient } from "../../../testing/renderClient";
-import { estimateWithdrawal } from "./estimate";
+import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
 import { WithdrawForm } from "./WithdrawForm";
 
 useDom();

@@ -11,7 +11,7 @@ import { useFormValues } from "../../lib/useFormValues";
 import { availableBalance, useMe } from "../../lib/me";
 import { withToast } from "../../lib/serverMessage";
 import { useCreateWithdrawal } from "./api/createWithdrawal";
-import { estimateWithdrawal } from "./estimate";
+import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
 
 type Values = { accountType: WithdrawalMethod; accountNumber: string; amount: string };
 const EMPTY: Values = { accountType: "USDT TRC20", accountNumber: "", amount: "" };

@@ -1,4 +1,4 @@
-import { hero, stats } from "../../../client/landing/content";
+import { hero, stats } from "../../../ui/content";
 import { HeroArt } from "./HeroArt";
 import { LandingIcon } from "./icons";
 

@@ -1,4 +1,4 @@
-import { brand, hero } from "../../../client/landing/content";
+import { brand, hero } from "../../../ui/content";
 import { Document, type Assets } from "../Document";
 import { SiteFooter, type NewsletterNotice } from "../SiteFooter";
 import { SiteHeader } from "../SiteHeader";

@@ -1,4 +1,4 @@
-import { partners, programs } from "../../../client/landing/content";
+import { partners, programs } from "../../../ui/content";
 import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { formatDollars } from "../../../shared/money";
 import { SectionHeading } from "./Sections";

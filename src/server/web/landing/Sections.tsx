@@ -1,4 +1,4 @@
-import { shares, why } from "../../../client/landing/content";
+import { shares, why } from "../../../ui/content";
 import { LandingIcon } from "./icons";
 
 export function SectionHeading({ id, title, lead }: { id: string; title: string; lead: string }) {

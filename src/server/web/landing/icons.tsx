@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from "react";
-import { LineIcon } from "../../../client/components/LineIcon";
+import { LineIcon } from "../../../ui/LineIcon";
 import { colors } from "../../../shared/tokens";
 
 /** Line icons for the marketing site, drawn for this app. */

@@ -1,4 +1,4 @@
-import { brand } from "../landing/content";
+import { brand } from "./content";
 
 /** Brand mark and name, linking to the (server-rendered) home page: a plain link, a full load. */
 export function Brand({ compact = false }: { compact?: boolean }) {

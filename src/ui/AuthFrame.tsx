@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from "react";
-import { brand } from "../../landing/content";
-import { Brand } from "../../layout/Brand";
+import { Brand } from "./Brand";
+import { brand } from "./content";
 
 interface AuthFrameProps {
   /** The browser tab's title, kept right when moving between login and register. */

@@ -1,4 +1,4 @@
-import { parseDollars, toDollars, withdrawalFee } from "../../../shared/money";
+import { parseDollars, toDollars, withdrawalFee } from "../../shared/money";
 
 export interface WithdrawalEstimate {
   amount: number;

@@ -1,0 +1,83 @@
+import { MSG } from "./messages";
+
+/**
+ * Every refusal the API answers is `{msg, code}`. `code` is one of this closed list, and each
+ * code has exactly one HTTP status and one default sentence. Core raises codes; the server's edge
+ * turns a code into its status and body; the client decides by code, never by the text.
+ *
+ * A code may be answered with another sentence than its default only where the sentence carries
+ * a figure (the minutes of a login throttle) or a field's own problem (validation).
+ */
+export const ERRORS = {
+  // The request itself
+  validation: { status: 400, msg: "The request is not valid." },
+  bad_json: { status: 400, msg: MSG.badJson },
+  bad_character: { status: 400, msg: MSG.badCharacter },
+  bad_idempotency_key: { status: 400, msg: MSG.badIdempotencyKey },
+  too_large: { status: 413, msg: MSG.tooLarge },
+  not_found: { status: 404, msg: MSG.notFound },
+
+  // Who is calling
+  no_token: { status: 401, msg: MSG.noToken },
+  bad_token: { status: 401, msg: MSG.badToken },
+  forbidden: { status: 403, msg: MSG.adminOnly },
+  invalid_credentials: { status: 400, msg: MSG.invalidCredentials },
+  throttled: { status: 429, msg: MSG.tooManyLogins(15) },
+
+  // Accounts
+  email_taken: { status: 409, msg: MSG.emailTaken },
+  invalid_referral: { status: 400, msg: MSG.invalidReferral },
+  user_not_found: { status: 404, msg: MSG.userNotFound },
+  cannot_delete_admin: { status: 403, msg: MSG.cannotDeleteAdmin },
+
+  // Money
+  insufficient_balance: { status: 400, msg: MSG.insufficientBalance },
+  exceeds_available: { status: 400, msg: MSG.exceedsAvailable },
+  duplicate_transaction: { status: 400, msg: MSG.duplicateTransaction },
+  request_not_found: { status: 404, msg: MSG.requestNotFound },
+  already_processed: { status: 409, msg: MSG.alreadyProcessed },
+  recipient_not_found: { status: 404, msg: MSG.recipientNotFound },
+  gift_to_self: { status: 400, msg: MSG.giftToSelf },
+
+  // Levels
+  level_not_found: { status: 404, msg: MSG.levelNotFound },
+  level_locked: { status: 400, msg: MSG.purchasePrevious },
+  level_already_active: { status: 400, msg: MSG.levelAlreadyActive },
+  level_already_frozen: { status: 400, msg: MSG.levelAlreadyFrozen },
+  level_not_frozen: { status: 400, msg: MSG.levelNotFrozen },
+
+  // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
+  idempotency_busy: { status: 409, msg: MSG.keyBusy },
+  idempotency_conflict: { status: 422, msg: MSG.keyReused },
+
+  server_error: { status: 500, msg: MSG.serverError },
+} as const satisfies Record<string, { status: ErrorStatus; msg: string }>;
+
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** The wire form of every refusal. */
+export interface ErrorBody {
+  msg: string;
+  code: ErrorCode;
+}
+
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(ERRORS, value);
+
+/** Codes that speak about the Idempotency-Key, not the operation: a retry may hear otherwise. */
+export const KEY_CODES: ReadonlySet<ErrorCode> = new Set(["idempotency_busy", "idempotency_conflict"]);
+
+/** Codes that only mean "sign in again": the client never toasts them. */
+export const SIGN_IN_AGAIN: ReadonlySet<ErrorCode> = new Set(["no_token", "bad_token"]);
+
+/** The code for an HTTP error raised below the routes (the framework's own 4xx). */
+export function codeForStatus(status: number): ErrorCode {
+  if (status === 413) return "too_large";
+  if (status === 404) return "not_found";
+  if (status === 401) return "bad_token";
+  if (status === 403) return "forbidden";
+  if (status >= 500) return "server_error";
+  return "validation";
+}
