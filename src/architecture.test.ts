@@ -89,6 +89,13 @@ const RULES: Rule[] = [
     breaks: importsAny(["src/server", "src/core", "src/db"]),
   },
   {
+    // The index holds every area's schemas; a page imports its own area (contract/member.ts...),
+    // so the dashboard's first load carries only contract/session.ts.
+    name: "src/client imports the contract by area, never src/shared/contract/index",
+    applies: (file) => within(file, "src/client"),
+    breaks: (edge) => isRelative(edge.specifier) && (edge.target === "src/shared/contract" || edge.target === "src/shared/contract/index"),
+  },
+  {
     name: "a client feature uses another feature only through its api/ folder (tests exempt)",
     applies: (file) => featureOf(file) !== undefined && !isTest(file),
     breaks: (edge) => {

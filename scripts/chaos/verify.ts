@@ -1,5 +1,6 @@
 import type postgres from "postgres";
-import { TREE_CHECKS } from "../../src/testing/treeChecks";
+import { ledgerViolations, readLedger } from "../../src/testing/ledgerChecks";
+import { readTree, treeViolations } from "../../src/testing/treeChecks";
 import type { Journal } from "./workload";
 
 /** Every way the database can disagree with the ledger rules or with what clients were told. */
@@ -7,26 +8,11 @@ export async function verify(sql: postgres.Sql, journal: Journal): Promise<strin
   const violations: string[] = [];
   const fail = (text: string) => violations.push(text);
 
-  const [sum] = await sql`SELECT coalesce(sum(balance), 0)::text AS total FROM accounts`;
-  if (sum?.total !== "0") fail(`ledger sum is ${sum?.total}, not 0`);
-  for (const r of await sql`
-      SELECT a.id, a.balance::text, coalesce(t.net, 0)::text AS net FROM accounts a
-      LEFT JOIN (SELECT account, sum(delta) AS net FROM (
-        SELECT to_account AS account, amount AS delta FROM transfers
-        UNION ALL SELECT from_account, -amount FROM transfers) m GROUP BY account) t ON t.account = a.id
-      WHERE a.balance <> coalesce(t.net, 0)`)
-    fail(`account ${r.id}: stored ${r.balance}, transfers say ${r.net}`);
-  for (const r of await sql`SELECT id, balance::text, held::text FROM accounts WHERE kind = 'user' AND (balance - held < 0 OR held < 0)`)
-    fail(`account ${r.id}: available below 0 (balance ${r.balance}, held ${r.held})`);
-  for (const r of await sql`
-      SELECT a.id FROM accounts a LEFT JOIN (SELECT user_id, sum(amount) AS p FROM withdrawals WHERE status = 'pending' GROUP BY user_id) w
-      ON w.user_id = a.id WHERE a.held <> coalesce(w.p, 0)`)
-    fail(`account ${r.id}: held differs from its pending withdrawals`);
-
-  // The referral chains the receiver search relies on (src/core/chains.ts).
-  for (const [name, query] of Object.entries(TREE_CHECKS)) {
-    for (const r of await sql.unsafe(query)) fail(`referral tree: ${name}: user ${r.id}`);
-  }
+  // The four ledger invariants and the referral chains the receiver search relies on: the same
+  // queries the tests run (src/testing/ledgerChecks.ts, src/testing/treeChecks.ts).
+  const run = (query: string) => sql.unsafe(query);
+  for (const v of ledgerViolations(await readLedger(run))) fail(v);
+  for (const v of treeViolations(await readTree(run))) fail(v);
 
   // Each decided request moved money exactly as often as its decision says.
   for (const r of await sql`

@@ -1,6 +1,8 @@
 import { count, desc, eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { adminAudit, users, type AuditAction } from "../db/schema";
+import { AUDIT_PAGE_SIZE } from "../shared/constants";
+import { pageCount } from "./util";
 
 export interface AuditEntry {
   adminId: string;
@@ -15,8 +17,6 @@ export interface AuditEntry {
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
   await tx.insert(adminAudit).values({ ...entry, before: entry.before ?? null, after: entry.after ?? null });
 }
-
-export const AUDIT_PAGE_SIZE = 20;
 
 export async function listAudit(db: Db, page: number) {
   const [total] = await db.select({ n: count() }).from(adminAudit);
@@ -38,8 +38,13 @@ export async function listAudit(db: Db, page: number) {
     .limit(AUDIT_PAGE_SIZE)
     .offset((page - 1) * AUDIT_PAGE_SIZE);
   return {
-    entries: rows.map((r) => ({ ...r, id: r.id.toString() })),
+    entries: rows.map((r) => ({
+      ...r,
+      id: r.id.toString(),
+      before: r.before as Record<string, unknown> | null,
+      after: r.after as Record<string, unknown> | null,
+    })),
     page,
-    totalPages: Math.max(1, Math.ceil((total?.n ?? 0) / AUDIT_PAGE_SIZE)),
+    totalPages: pageCount(total?.n ?? 0, AUDIT_PAGE_SIZE),
   };
 }

@@ -1,33 +1,23 @@
-import { afterAll, afterEach, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
 import { migrations } from "../db/migrations.gen";
 import { users } from "../db/schema";
-import { freshDatabase, onPostgres } from "../testing/db";
-import { expectLedgerInvariants, expectTreeInvariants } from "../testing/invariants";
-import { EXTERNAL, transfer } from "./ledger";
+import { onPostgres } from "../testing/db";
+import { expectTreeInvariants } from "../testing/invariants";
+import { credit, joinUnder } from "../testing/domain";
+import { useDatabase } from "../testing/useHarness";
 import { purchaseLevel } from "./matrix";
 import { firstEligibleAbove } from "./receiver";
 import { inTransaction } from "./tx";
-import { adminReferralId, registerUser } from "./users";
+import { registerUser } from "./users";
 
-setDefaultTimeout(60_000);
-
+// These tests fund users and buy levels: the ledger (and the tree) must stay whole after each.
 let database: Database;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(() => database.close());
-// These tests fund users and buy levels: the ledger must stay whole after each.
-afterEach(() => expectLedgerInvariants(database.db));
+useDatabase((made) => (database = made));
 
-async function join(name: string, referrer: string | null) {
-  const { db } = database;
-  const [ref] = referrer ? await db.select({ r: users.referralId }).from(users).where(eq(users.id, referrer)) : [{ r: await adminReferralId(db) }];
-  const { id } = await inTransaction(db, (tx) => registerUser(tx, { name, email: `${name}@chains.test`, passwordHash: "x", referralId: ref!.r }));
-  return id;
-}
+const join = (name: string, referrer: string | null) => joinUnder(database.db, referrer, { name });
 
 async function placeOf(id: string) {
   const [row] = await database.db.select({ chainId: users.chainId, depth: users.depth }).from(users).where(eq(users.id, id));
@@ -35,7 +25,7 @@ async function placeOf(id: string) {
 }
 
 async function buy(id: string, level: number) {
-  await inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: id, amount: 100_000n, kind: "deposit" }));
+  await credit(database.db, id, 100_000n);
   for (let l = 1; l <= level; l++) await inTransaction(database.db, (tx) => purchaseLevel(tx, id, "3p", l));
 }
 
@@ -122,7 +112,7 @@ test.skipIf(!onPostgres)("a purchase racing the sign-up that moves its buyer to 
   await buy(m1, 1);
   const line = [await join("n", j)];
   for (let i = 1; i <= 5; i++) line.push(await join(`n${i}`, line.at(-1)!));
-  await inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: m2, amount: 100_000n, kind: "deposit" }));
+  await credit(database.db, m2, 100_000n);
   const before = await chainOf(m2);
 
   // The sign-up that hands j's chain to n's line moves m2 to m's chain; it stays open while m2

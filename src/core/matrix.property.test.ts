@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { asc, eq, gt, sql } from "drizzle-orm";
 import fc from "fast-check";
 import { rowsOf, type Database } from "../db/client";
 import { placements, transfers, userLevels, users, type Program } from "../db/schema";
-import { freshDatabase } from "../testing/db";
-import { expectTreeInvariants, ledgerReport } from "../testing/invariants";
+import { expectLedgerInvariants, expectTreeInvariants } from "../testing/invariants";
 import { MatrixModel, type ModelResult } from "../testing/matrixModel";
+import { useDatabase } from "../testing/useHarness";
 import { Refusal } from "./errors";
 import { EXTERNAL, transfer } from "./ledger";
 import { defaultLevels } from "./levels";
@@ -14,19 +14,15 @@ import { inTransaction } from "./tx";
 import { adminReferralId, deleteUser, registerUser } from "./users";
 import { requestWithdrawal, sendGift } from "./wallet";
 
-// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
-setDefaultTimeout(60_000);
-
 // Core functions are called directly (no HTTP) to keep ~1,000 operations within seconds. Each
 // run grows its own branch under the admin, who never buys: a walk that reaches the admin pays
 // `system`, so runs cannot affect each other's matrices, and the ledger checks stay global.
 let database: Database;
 let rootReferral: string;
-beforeAll(async () => {
-  database = await freshDatabase();
-  rootReferral = await adminReferralId(database.db);
+useDatabase(async (made) => {
+  database = made;
+  rootReferral = await adminReferralId(made.db);
 });
-afterAll(() => database.close());
 
 const prices = new Map(defaultLevels().map((l) => [`${l.program}|${l.level}`, l]));
 const priceOf = (program: Program, level: number) => prices.get(`${program}|${level}`)!;
@@ -100,8 +96,7 @@ async function step(label: string, work: () => Promise<unknown>, model: () => Mo
     expect(moved.map((t) => [t.fromAccount, t.amount])).toEqual([[purchase.buyer, purchase.cost]]);
     for (const p of placed) count(p.outcome);
   }
-  const report = await ledgerReport(db);
-  expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
+  await expectLedgerInvariants(db);
   await expectTreeInvariants(db);
 }
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { accounts, placements, userLevels, users, type Program } from "../db/schema";
-import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL } from "../shared/constants";
+import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { SYSTEM, transfer } from "./ledger";
@@ -42,7 +42,7 @@ async function levelStatuses(tx: Tx, userId: string, program: Program, levels: n
   return new Map(rows.map((r) => [r.level, r.status]));
 }
 
-const alreadyCode = (status: "active" | "frozen") => (status === "active" ? "level_already_active" : "level_already_frozen");
+const alreadyCode = (status: OwnedLevelStatus) => (status === "active" ? "level_already_active" : "level_already_frozen");
 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix

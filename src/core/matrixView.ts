@@ -7,7 +7,7 @@ import { getLevel } from "./levels";
 export interface MatrixSlot {
   slot: number;
   filled: boolean;
-  user: { _id: string; name: string } | null;
+  user: { id: string; name: string } | null;
   filledAt: Date | null;
 }
 
@@ -60,7 +60,7 @@ export async function matrixOf(db: Db, userId: string, program: Program, level: 
     return {
       slot: i + 1,
       filled: buyerId !== undefined,
-      user: buyerId && placement ? { _id: buyerId, name: placement.name } : null,
+      user: buyerId && placement ? { id: buyerId, name: placement.name } : null,
       filledAt: placement?.createdAt ?? null,
     };
   });

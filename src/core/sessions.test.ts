@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { Database } from "../db/client";
-import { ADMIN, freshDatabase, testHasher } from "../testing/db";
+import { ADMIN, testHasher } from "../testing/db";
+import { useDatabase } from "../testing/useHarness";
 import { Refusal } from "./errors";
 import { login, type PasswordHasher } from "./sessions";
 
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
-
 let database: Database;
-beforeAll(async () => {
-  database = await freshDatabase();
-});
-afterAll(() => database.close());
+useDatabase((made) => (database = made));
 
 /** Wraps a hasher and remembers every hash it was asked to verify against. */
 function recordingHasher(inner: PasswordHasher) {

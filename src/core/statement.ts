@@ -1,11 +1,12 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
-import { teamCounts, users, type TransferKind } from "../db/schema";
+import { teamCounts, users, type Program, type TransferKind } from "../db/schema";
+import type { StatementKind } from "../shared/contract";
+import { STATEMENT_PAGE_SIZE } from "../shared/constants";
 import { EXTERNAL, SYSTEM } from "./ledger";
+import { pageCount } from "./util";
 
-export const STATEMENT_PAGE_SIZE = 20;
-
-const pages = (total: number) => Math.max(1, Math.ceil(total / STATEMENT_PAGE_SIZE));
+const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
 
 /**
  * The user's direct partners, newest first, each with their own team size. Counts come from
@@ -14,7 +15,7 @@ const pages = (total: number) => Math.max(1, Math.ceil(total / STATEMENT_PAGE_SI
 export async function partnersOf(db: Db, userId: string, page: number) {
   const [own] = await db.select({ total: teamCounts.total, direct: teamCounts.direct }).from(teamCounts).where(eq(teamCounts.userId, userId));
   const rows = await db
-    .select({ _id: users.id, name: users.name, joinedAt: users.createdAt, partners: sql<number>`coalesce(${teamCounts.total}, 0)` })
+    .select({ id: users.id, name: users.name, joinedAt: users.createdAt, partners: sql<number>`coalesce(${teamCounts.total}, 0)` })
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .where(and(eq(users.referrerId, userId), isNull(users.deletedAt)))
@@ -30,17 +31,6 @@ export async function partnersOf(db: Db, userId: string, page: number) {
     totalPartners: own?.total ?? 0,
   };
 }
-
-export type StatementKind =
-  | "deposit"
-  | "withdrawal"
-  | "fee"
-  | "gift_in"
-  | "gift_out"
-  | "purchase"
-  | "unfreeze"
-  | "earning"
-  | "pass_up";
 
 /** How one ledger transfer reads from one side of it. */
 export function statementKind(kind: TransferKind, incoming: boolean, passedUp: boolean): StatementKind {
@@ -68,7 +58,7 @@ interface LedgerRow {
   other: string;
   other_name: string | null;
   request_id: string | null;
-  program: string | null;
+  program: Program | null;
   level: number | null;
   passed_up: boolean;
 }

@@ -2,11 +2,11 @@ import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-o
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
-import { SEARCH_MAX_RESULTS } from "../shared/constants";
+import { type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS } from "../shared/constants";
 import { refuse } from "./errors";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
-import { likeContains, newId, newReferralId, normalizeReferralId } from "./util";
+import { likeContains, newId, newReferralId, normalizeReferralId, pageCount } from "./util";
 
 export interface NewUser {
   name: string;
@@ -118,6 +118,14 @@ export async function adminReferralId(db: Db): Promise<string> {
   return row?.referralId ?? refuse("user_not_found");
 }
 
+/** One level of a member as GET /api/auth lists it; `boxes` are the current cycle's slots. */
+interface LevelState {
+  level: number;
+  status: LevelStatus;
+  cycles: number;
+  boxes: string[];
+}
+
 /** The signed-in user as GET /api/auth answers it (money still in cents). */
 export async function currentUser(db: Db, id: string) {
   const referrer = alias(users, "referrer");
@@ -157,12 +165,9 @@ export async function currentUser(db: Db, id: string) {
     )
     .orderBy(asc(programLevels.program), asc(programLevels.level));
 
-  const packages: Record<string, { levels: { level: number; status: string; cycles: number; boxes: string[] }[] }> = {
-    "3p": { levels: [] },
-    "6p": { levels: [] },
-  };
+  const packages = Object.fromEntries(PROGRAMS.map((p) => [p, { levels: [] as LevelState[] }])) as Record<ProgramId, { levels: LevelState[] }>;
   for (const l of levels) {
-    packages[l.program]?.levels.push({ level: l.level, status: l.status ?? "locked", cycles: l.cycles ?? 0, boxes: l.slots ?? [] });
+    packages[l.program].levels.push({ level: l.level, status: l.status ?? "locked", cycles: l.cycles ?? 0, boxes: l.slots ?? [] });
   }
   return { ...row, totalPartners: row.totalPartners ?? 0, directPartners: row.directPartners ?? 0, packages };
 }
@@ -171,7 +176,7 @@ export async function currentUser(db: Db, id: string) {
 export async function searchUsers(db: Db, text: string, excludeId: string) {
   const pattern = likeContains(text);
   return db
-    .select({ _id: users.id, name: users.name, email: users.email })
+    .select({ id: users.id, name: users.name, email: users.email })
     .from(users)
     .where(and(isNull(users.deletedAt), ne(users.id, excludeId), or(ilike(users.name, pattern), ilike(users.email, pattern))))
     .orderBy(asc(users.name), asc(users.id))
@@ -185,14 +190,14 @@ export async function listUsers(db: Db, { page, limit, search }: { page: number;
   );
   const [total] = await db.select({ n: count() }).from(users).where(where);
   const rows = await db
-    .select({ _id: users.id, name: users.name, email: users.email, role: users.role, balance: accounts.balance, createdAt: users.createdAt })
+    .select({ id: users.id, name: users.name, email: users.email, role: users.role, balance: accounts.balance, createdAt: users.createdAt })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.id))
     .where(where)
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(limit)
     .offset((page - 1) * limit);
-  return { users: rows, totalPages: Math.max(1, Math.ceil((total?.n ?? 0) / limit)) };
+  return { users: rows, totalPages: pageCount(total?.n ?? 0, limit) };
 }
 
 

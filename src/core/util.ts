@@ -21,3 +21,6 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
+
+/** How many pages `total` rows fill at `size` a page: at least 1, so an empty list still has its page. */
+export const pageCount = (total: number, size: number) => Math.max(1, Math.ceil(total / size));

@@ -1,6 +1,7 @@
 import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
+import type { Decision } from "../shared/constants";
 import type { WithdrawalMethod } from "../shared/constants";
 import { withdrawalFee, type Cents } from "../shared/money";
 import { refuse } from "./errors";
@@ -8,7 +9,7 @@ import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
 
-export type Decision = Exclude<RequestStatus, "pending">;
+export type { Decision } from "../shared/constants";
 
 export async function requestDeposit(
   tx: Tx,
@@ -121,7 +122,7 @@ export async function listDeposits(db: Db, q: HistoryQuery) {
   const pattern = q.search ? likeContains(q.search) : undefined;
   return db
     .select({
-      _id: deposits.id,
+      id: deposits.id,
       userEmail: users.email,
       userName: users.name,
       amount: deposits.amount,
@@ -148,7 +149,7 @@ export async function listWithdrawals(db: Db, q: HistoryQuery) {
   const pattern = q.search ? likeContains(q.search) : undefined;
   return db
     .select({
-      _id: withdrawals.id,
+      id: withdrawals.id,
       userEmail: users.email,
       userName: users.name,
       amount: withdrawals.amount,

@@ -14,6 +14,11 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import { AUDIT_ACTIONS, type AuditAction, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
+
+// The closed sets (programs, statuses, roles, methods) come from src/shared/constants.ts. Their
+// columns are plain text: the sets type the code, the database does not check them.
+export type { ProgramId as Program, RequestStatus } from "../shared/constants";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow();
 const cents = (name: string) => bigint(name, { mode: "bigint" });
@@ -25,7 +30,7 @@ export const users = pgTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
-    role: text("role", { enum: ["admin", "user"] }).notNull().default("user"),
+    role: text("role", { enum: ROLES }).notNull().default("user"),
     referralId: text("referral_id").notNull(),
     referrerId: text("referrer_id").references((): AnyPgColumn => users.id),
     depth: integer("depth").notNull().default(0),
@@ -107,9 +112,6 @@ export const transfers = pgTable(
   ],
 );
 
-export const requestStatuses = ["pending", "accepted", "declined"] as const;
-export type RequestStatus = (typeof requestStatuses)[number];
-
 export const deposits = pgTable(
   "deposits",
   {
@@ -118,7 +120,7 @@ export const deposits = pgTable(
     amount: cents("amount").notNull(),
     address: text("address").notNull(),
     transactionId: text("transaction_id").notNull(),
-    status: text("status", { enum: requestStatuses }).notNull().default("pending"),
+    status: text("status", { enum: REQUEST_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
     decidedBy: text("decided_by"),
@@ -133,8 +135,6 @@ export const deposits = pgTable(
   ],
 );
 
-export const withdrawalMethods = ["USDT TRC20", "USDT BEP20"] as const;
-
 export const withdrawals = pgTable(
   "withdrawals",
   {
@@ -142,9 +142,9 @@ export const withdrawals = pgTable(
     userId: text("user_id").notNull().references(() => users.id),
     amount: cents("amount").notNull(),
     fee: cents("fee"),
-    accountType: text("account_type", { enum: withdrawalMethods }).notNull(),
+    accountType: text("account_type", { enum: WITHDRAWAL_METHODS }).notNull(),
     accountNumber: text("account_number").notNull(),
-    status: text("status", { enum: requestStatuses }).notNull().default("pending"),
+    status: text("status", { enum: REQUEST_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
     decidedBy: text("decided_by"),
@@ -156,13 +156,10 @@ export const withdrawals = pgTable(
   ],
 );
 
-export const programs = ["3p", "6p"] as const;
-export type Program = (typeof programs)[number];
-
 export const programLevels = pgTable(
   "program_levels",
   {
-    program: text("program", { enum: programs }).notNull(),
+    program: text("program", { enum: PROGRAMS }).notNull(),
     level: smallint("level").notNull(),
     cost: cents("cost").notNull(),
     unfreezeCost: cents("unfreeze_cost").notNull(),
@@ -178,9 +175,9 @@ export const userLevels = pgTable(
   "user_levels",
   {
     userId: text("user_id").notNull().references(() => users.id),
-    program: text("program", { enum: programs }).notNull(),
+    program: text("program", { enum: PROGRAMS }).notNull(),
     level: smallint("level").notNull(),
-    status: text("status", { enum: ["active", "frozen"] }).notNull(),
+    status: text("status", { enum: OWNED_LEVEL_STATUSES }).notNull(),
     cycles: integer("cycles").notNull().default(0),
     slots: text("slots").array().notNull().default(sql`'{}'::text[]`),
     activatedAt: timestamp("activated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -202,7 +199,7 @@ export const placements = pgTable(
     id: bigserial("id", { mode: "bigint" }).primaryKey(),
     buyerId: text("buyer_id").notNull(),
     ownerId: text("owner_id"),
-    program: text("program", { enum: programs }).notNull(),
+    program: text("program", { enum: PROGRAMS }).notNull(),
     level: smallint("level").notNull(),
     slot: smallint("slot"),
     cycle: integer("cycle"),
@@ -262,8 +259,7 @@ export const idempotencyKeys = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );
 
-export const auditActions = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift"] as const;
-export type AuditAction = (typeof auditActions)[number];
+export type { AuditAction };
 
 /** What each admin did, when, to what, with the values before and after. Never updated. */
 export const adminAudit = pgTable(
@@ -271,7 +267,7 @@ export const adminAudit = pgTable(
   {
     id: bigserial("id", { mode: "bigint" }).primaryKey(),
     adminId: text("admin_id").notNull().references(() => users.id),
-    action: text("action", { enum: auditActions }).notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),
     before: jsonb("before"),

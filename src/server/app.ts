@@ -64,15 +64,10 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     await next();
   });
   api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => refusal(c, "too_large") }));
-  api.route("/auth", authRoutes);
-  api.route("/programs", programRoutes);
-  api.route("/", siteRoutes);
+  // Every route file registers the full paths of src/shared/contract.ts (API); the guards go first.
   api.use("/user/*", requireUser);
-  api.route("/user", userRoutes);
-  api.route("/user", packageRoutes);
-  api.route("/user", statementRoutes);
   api.use("/admin/*", requireUser, requireAdmin);
-  api.route("/admin", adminRoutes);
+  for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, packageRoutes, statementRoutes, adminRoutes]) api.route("/", routes);
   api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
 

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { sign } from "hono/jwt";
 import { issueToken } from "./tokens";
-import { createHarness, type Harness } from "../testing/harness";
-import { ledgerReport } from "../testing/invariants";
+import { expiredToken, forgedToken, TEST_JWT_SECRET, type Harness } from "../testing/harness";
+import { useMoneyHarness } from "../testing/useHarness";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../shared/errors";
 
 /**
@@ -12,17 +11,13 @@ import { ERROR_CODES, ERRORS, type ErrorCode } from "../shared/errors";
  * invariants hold afterwards. FUZZ_RUNS sets the number of requests (CI: a few thousand).
  */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 3000);
-const SECRET = "test-secret-that-is-long-enough-for-hs256";
-
-// Databases take a while to make; the preload's default reaches the first test file only.
-setDefaultTimeout(60_000);
 
 let h: Harness;
 let callers: Record<string, () => Promise<string | undefined>>;
 let ids: string[];
 
-beforeAll(async () => {
-  h = await createHarness();
+useMoneyHarness(async (made) => {
+  h = made;
   const alice = await h.signUp({ email: "alice@fuzz.test", password: "alice-password" });
   const bob = await h.signUp({ email: "bob@fuzz.test", referralId: alice.myReferralId });
   const gone = await h.signUp({ email: "gone@fuzz.test", password: "gone-password" });
@@ -35,21 +30,19 @@ beforeAll(async () => {
   const deposits = (await h.call("GET", "/api/admin/deposits", { token: h.adminToken })).body as { _id: string }[];
   const withdrawals = (await h.call("GET", "/api/admin/withdrawals", { token: h.adminToken })).body as { _id: string }[];
   ids = [alice.id, bob.id, gone.id, ...deposits.map((d) => d._id), ...withdrawals.map((w) => w._id)];
-  const now = Math.floor(Date.now() / 1000);
   const adminId: string = (await h.me(h.adminToken))._id;
   callers = {
     anonymous: async () => undefined,
     // A fresh token each call, so a generated logout does not silence the callers after it.
-    alice: () => issueToken(SECRET, alice.id),
-    bob: () => issueToken(SECRET, bob.id),
-    admin: () => issueToken(SECRET, adminId),
+    alice: () => issueToken(TEST_JWT_SECRET, alice.id),
+    bob: () => issueToken(TEST_JWT_SECRET, bob.id),
+    admin: () => issueToken(TEST_JWT_SECRET, adminId),
     deleted: async () => goneToken,
-    expired: () => sign({ sub: alice.id, jti: "x", iat: now - 90_000, exp: now - 10 }, SECRET, "HS256"),
-    forged: () => sign({ sub: bob.id, jti: "y", iat: now, exp: now + 600 }, "not-the-secret-but-long-enough-1234", "HS256"),
+    expired: () => expiredToken(alice.id),
+    forged: () => forgedToken(bob.id),
     garbage: async () => "not.a.jwt",
   };
 });
-afterAll(() => h.close());
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
@@ -140,8 +133,7 @@ test(`${RUNS} generated requests: never a 5xx, every refusal a JSON {msg, code} 
     ),
     { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
   );
-  const report = await ledgerReport(h.db);
-  expect({ ...report, total: report.total.toString() }).toEqual({ total: "0", mismatched: [], negativeAvailable: [], wrongHolds: [] });
+  await h.checkLedger();
   expect(h.logged).toEqual([]);
   // The generator reaches the refusals of every kind of caller, not just one.
   if (RUNS >= 1000) for (const code of ["validation", "not_found", "no_token", "bad_token", "forbidden"]) expect(codesSeen).toContain(code);

@@ -15,6 +15,8 @@ import { isErrorCode, KEY_CODES } from "../shared/errors";
 import type { Tx } from "../db/client";
 import type { AppEnv } from "./env";
 import { refusal } from "./errors";
+import { type AnswerOf, successStatus, wire } from "./reply";
+import type { ApiEndpoint } from "../shared/contract";
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 
@@ -65,25 +67,27 @@ function codeOf(body: string) {
 }
 
 /**
- * Runs a money operation in one transaction and answers with `answer(result)`. With an
- * idempotency claim, the key is reserved and the answer stored in that same transaction, so
- * the operation and its record commit together or not at all.
+ * Runs a money operation in one transaction and answers `answer(result)` through the endpoint's
+ * contract. With an idempotency claim, the key is reserved and the answer stored in that same
+ * transaction, so the operation and its record commit together or not at all.
  */
-export async function transact<T>(
+export async function transact<T, E extends ApiEndpoint>(
   c: Context<AppEnv>,
+  endpoint: E,
   work: (tx: Tx) => Promise<T>,
-  answer: (result: T) => { body: object; status?: ContentfulStatusCode },
+  answer: (result: T) => AnswerOf<E>,
 ) {
   const claim = c.get("idempotency");
   const { db } = c.get("deps");
+  const status = successStatus(endpoint);
   try {
-    const out = await inTransaction(db, async (tx) => {
+    const body = await inTransaction(db, async (tx) => {
       if (claim) await reserveKey(tx, claim);
-      const { body, status = 200 } = answer(await work(tx));
+      const body = wire(endpoint, answer(await work(tx)));
       if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });
-      return { body, status };
+      return body;
     });
-    return c.json(out.body, out.status);
+    return c.json(body, status);
   } catch (error) {
     if (claim && error instanceof AlreadyAnswered) {
       const stored = await storedAnswer(db, claim);

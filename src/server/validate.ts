@@ -1,10 +1,10 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import { refusal } from "./errors";
 
 /** Validates a request part with a shared schema; a refusal answers 400 with the first problem in words. */
-export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodType>(target: Target, schema: Schema) =>
+export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodMiniType>(target: Target, schema: Schema) =>
   zValidator(target, schema, (result, c) => {
     if (result.success) return;
     const issue = result.error.issues[0];
@@ -16,7 +16,7 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
   });
 
 /** Path parameters that name nothing we have (an unknown program, level or id) answer 404. */
-export const validatePath = <Schema extends z.ZodType>(schema: Schema) =>
+export const validatePath = <Schema extends z.ZodMiniType>(schema: Schema) =>
   zValidator("param", schema, (result, c) => {
     if (!result.success) return refusal(c, "not_found", result.error.issues[0]?.message);
   });

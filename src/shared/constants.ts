@@ -1,3 +1,13 @@
+import type { Cents } from "./money";
+
+/*
+ * The product's closed sets and fixed figures, each written once. The zod schemas, the column
+ * types of src/db/schema.ts, the server and the client derive from these (`z.enum(PROGRAMS)`,
+ * `type RequestStatus`), so a value added or changed here reaches every side.
+ */
+
+// Programs and levels
+
 export const PROGRAMS = ["3p", "6p"] as const;
 export type ProgramId = (typeof PROGRAMS)[number];
 export const SLOTS_PER_LEVEL: Record<ProgramId, number> = { "3p": 3, "6p": 6 };
@@ -5,22 +15,66 @@ export const LEVELS_PER_PROGRAM = 12;
 /** A level freezes when it completes this many cycles. */
 export const FREEZE_AT_CYCLES = 2;
 
+/** The states of a level the member has bought: what a row of user_levels holds. */
+export const OWNED_LEVEL_STATUSES = ["active", "frozen"] as const;
+export type OwnedLevelStatus = (typeof OWNED_LEVEL_STATUSES)[number];
+/** A member's state at a level; a level without a row is locked. */
+export const LEVEL_STATUSES = ["locked", ...OWNED_LEVEL_STATUSES] as const;
+export type LevelStatus = (typeof LEVEL_STATUSES)[number];
+
+// People
+
+export const ROLES = ["user", "admin"] as const;
+export type Role = (typeof ROLES)[number];
+
+// Deposit and withdrawal requests
+
+/** What an admin makes of a pending request; the decision is final. */
+export const DECISIONS = ["accepted", "declined"] as const;
+export type Decision = (typeof DECISIONS)[number];
+/** Every request is created pending. */
+export const REQUEST_STATUSES = ["pending", ...DECISIONS] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
 export const WITHDRAWAL_METHODS = ["USDT TRC20", "USDT BEP20"] as const;
 export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
+/** The admin fee kept from each withdrawal, in percent of the amount (`withdrawalFee` in money.ts). */
+export const WITHDRAWAL_FEE_PERCENT = 8n;
 
-export const PASSWORD_MIN_LENGTH = 6;
+// Smallest amounts, in cents
+
+export const MIN_DEPOSIT: Cents = 100n;
+export const MIN_WITHDRAWAL: Cents = 100n;
+/** A member's gift and an admin's gift from system funds. */
+export const MIN_GIFT: Cents = 1n;
+export const MIN_LEVEL_PRICE: Cents = 0n;
+
+// Admin audit trail
+
+/** What an admin did; each kind is one `admin_audit` record. */
+export const AUDIT_ACTIONS = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift"] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+// Lists
+
 export const USER_PAGE_SIZE = 10;
+/** A member's partners and transactions. */
+export const STATEMENT_PAGE_SIZE = 20;
+export const AUDIT_PAGE_SIZE = 20;
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;
+
+// Screens
+
+export const PASSWORD_MIN_LENGTH = 6;
 export const AUTH_REFETCH_MS = 30_000;
 export const LOGOUT_DIALOG_MS = 2_000;
 export const COPY_CONFIRM_MS = 2_000;
 export const TOAST_MS = 3_000;
 export const COUNTDOWN_SECONDS = 10;
-export const MIN_DEPOSIT = 1;
-export const MIN_WITHDRAWAL = 1;
-export const MIN_GIFT = 0.01;
+
+// Sessions
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60;
 export const LOGIN_MAX_FAILURES = 10;

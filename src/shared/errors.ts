@@ -1,8 +1,11 @@
+import { type ErrorCode } from "./errorCodes";
 import { MSG } from "./messages";
 
+export { ERROR_CODES, type ErrorCode, isErrorCode, KEY_CODES, SIGN_IN_AGAIN } from "./errorCodes";
+
 /**
- * Every refusal the API answers is `{msg, code}`. `code` is one of this closed list, and each
- * code has exactly one HTTP status and one default sentence. Core raises codes; the server's edge
+ * Every refusal the API answers is `{msg, code}`. `code` is one of the closed list of
+ * ./errorCodes.ts, and each code has here exactly one HTTP status and one default sentence. Core raises codes; the server's edge
  * turns a code into its status and body; the client decides by code, never by the text.
  *
  * A code may be answered with another sentence than its default only where the sentence carries
@@ -51,12 +54,10 @@ export const ERRORS = {
   idempotency_conflict: { status: 422, msg: MSG.keyReused },
 
   server_error: { status: 500, msg: MSG.serverError },
-} as const satisfies Record<string, { status: ErrorStatus; msg: string }>;
+} as const satisfies Record<ErrorCode, { status: ErrorStatus; msg: string }>;
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
 
-export type ErrorCode = keyof typeof ERRORS;
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 /** The wire form of every refusal. */
 export interface ErrorBody {
@@ -64,13 +65,6 @@ export interface ErrorBody {
   code: ErrorCode;
 }
 
-export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(ERRORS, value);
-
-/** Codes that speak about the Idempotency-Key, not the operation: a retry may hear otherwise. */
-export const KEY_CODES: ReadonlySet<ErrorCode> = new Set(["idempotency_busy", "idempotency_conflict"]);
-
-/** Codes that only mean "sign in again": the client never toasts them. */
-export const SIGN_IN_AGAIN: ReadonlySet<ErrorCode> = new Set(["no_token", "bad_token"]);
 
 /** The code for an HTTP error raised below the routes (the framework's own 4xx). */
 export function codeForStatus(status: number): ErrorCode {

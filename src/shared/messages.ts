@@ -1,3 +1,5 @@
+import type { Decision } from "./constants";
+
 /** Every sentence the server answers in `{msg}`. The spec's texts are quoted exactly. */
 export const MSG = {
   noToken: "No token, authorization denied",
@@ -28,7 +30,7 @@ export const MSG = {
   insufficientBalance: "Insufficient balance.",
   alreadyProcessed: "This request has already been processed.",
   requestNotFound: "Request not found.",
-  requestDecided: (status: "accepted" | "declined") => `Request successfully ${status}.`,
+  requestDecided: (status: Decision) => `Request successfully ${status}.`,
 
   recipientNotFound: "Recipient not found.",
   giftToSelf: "You cannot send a gift to yourself.",

@@ -1,3 +1,5 @@
+import { WITHDRAWAL_FEE_PERCENT } from "./constants";
+
 /** Money is integer cents inside the product and dollars (numbers, 2 decimals) on the wire. */
 export type Cents = bigint;
 
@@ -48,16 +50,26 @@ export function toDollars(cents: Cents | number): number {
   return Number(cents) / 100;
 }
 
-/** "12.50" */
-export function formatDollars(value: number | Cents): string {
-  const cents = typeof value === "bigint" ? value : BigInt(Math.round(value * 100));
+/** "12.50": exact, from integer cents. */
+export function formatDollars(cents: Cents): string {
   const sign = cents < 0n ? "-" : "";
   const abs = cents < 0n ? -cents : cents;
   return `${sign}${abs / 100n}.${(abs % 100n).toString().padStart(2, "0")}`;
 }
 
-/** Withdrawal fee: 8%, rounded half up to the cent. */
-export const WITHDRAWAL_FEE_PERCENT = 8n;
+/** An amount in a sentence: "1", "0.01", "12.50" (a whole amount without its ".00"). */
+export function formatAmount(cents: Cents): string {
+  const text = formatDollars(cents);
+  return text.endsWith(".00") ? text.slice(0, -3) : text;
+}
+
+/** "1 USDT" */
+export const formatUsdt = (cents: Cents) => `${formatAmount(cents)} USDT`;
+
+/** A percentage in a sentence: 8n -> "8%". */
+export const formatPercent = (percent: bigint | number) => `${percent}%`;
+
+/** The withdrawal fee (WITHDRAWAL_FEE_PERCENT of the amount), rounded half up to the cent. */
 export function withdrawalFee(amount: Cents): Cents {
   return (amount * WITHDRAWAL_FEE_PERCENT + 50n) / 100n;
 }

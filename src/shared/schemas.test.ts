@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { z } from "zod";
+import type * as z from "zod/mini";
 import {
   adminGiftSchema,
   decisionSchema,
@@ -13,7 +13,7 @@ import {
 } from "./schemas";
 
 /** The first message a schema gives for `input`, or the parsed value. */
-function firstMessage(schema: z.ZodType, input: unknown): string | undefined {
+function firstMessage(schema: z.ZodMiniType, input: unknown): string | undefined {
   const result = schema.safeParse(input);
   return result.success ? undefined : result.error.issues[0]?.message;
 }

@@ -1,42 +1,63 @@
-import { z } from "zod";
-import { PASSWORD_MIN_LENGTH, WITHDRAWAL_METHODS } from "./constants";
-import { type AmountProblem, readDollars } from "./money";
+import * as z from "zod/mini";
+import {
+  DECISIONS,
+  MIN_DEPOSIT,
+  MIN_GIFT,
+  MIN_LEVEL_PRICE,
+  MIN_WITHDRAWAL,
+  PASSWORD_MIN_LENGTH,
+  PROGRAMS,
+  REQUEST_STATUSES,
+  SEARCH_MIN_LENGTH,
+  USER_PAGE_SIZE,
+  WITHDRAWAL_METHODS,
+} from "./constants";
+import { MSG } from "./messages";
+import { type AmountProblem, type Cents, formatAmount, formatUsdt, readDollars } from "./money";
 
-/** Payload schemas shared by the server validators and the client forms. */
+/**
+ * Payload schemas shared by the server validators and the client forms. Written with zod/mini
+ * (functions instead of methods) so that the dashboard's first load, which reads the contract
+ * (./contract.ts), stays small.
+ */
+
+/** "a, b or c": the values of a closed set in a message. */
+const oneOf = (values: readonly string[]) => (values.length > 1 ? `${values.slice(0, -1).join(", ")} or ${values.at(-1)}` : (values[0] ?? ""));
 
 /** Control characters (NUL above all, which Postgres text cannot hold) have no place in a one-line field. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
+const noControlCharacters = (message: string) => z.refine<string>((text) => !CONTROL_CHARACTERS.test(text), message);
+
 const requiredText = (label: string, max = 200) =>
   z
     .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(max, `${label} must be at most ${max} characters.`)
-    .refine((text) => !CONTROL_CHARACTERS.test(text), `${label} contains characters that are not allowed.`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} is required.`),
+      z.maxLength(max, `${label} must be at most ${max} characters.`),
+      noControlCharacters(`${label} contains characters that are not allowed.`),
+    );
 
 /**
  * The browser's own rule for an input of type email (the forms use one), so the server accepts
  * what the form lets through: a host without a dot, like the first-start admin@localhost, too.
  */
-const email = z
-  .string({ error: "Email is required." })
-  .trim()
-  .min(1, "Email is required.")
-  .max(254, "Email must be at most 254 characters.")
-  .pipe(z.email({ pattern: z.regexes.html5Email, error: "Please enter a valid email address." }));
+const email = z.pipe(
+  z.string({ error: "Email is required." }).check(z.trim(), z.minLength(1, "Email is required."), z.maxLength(254, "Email must be at most 254 characters.")),
+  z.email({ pattern: z.regexes.html5Email, error: "Please enter a valid email address." }),
+);
 
 interface AmountRules {
   label?: string;
-  /** Smallest accepted amount in cents. */
-  min: bigint;
+  /** Smallest accepted amount in cents; 0 accepts a zero amount. */
+  min: Cents;
   positiveMessage: string;
   minMessage?: string;
-  allowZero?: boolean;
 }
 
 /** A dollar amount as a JSON number or decimal string; becomes integer cents. */
-export const amount = ({ label = "Amount", min, positiveMessage, minMessage, allowZero }: AmountRules) => {
+export const amount = ({ label = "Amount", min, positiveMessage, minMessage }: AmountRules) => {
   const problems: Record<AmountProblem, string> = {
     missing: `${label} is required.`,
     not_a_number: `${label} must be a number.`,
@@ -44,22 +65,25 @@ export const amount = ({ label = "Amount", min, positiveMessage, minMessage, all
     too_many_decimals: `${label} must have at most 2 decimal places.`,
     too_large: `${label} is too large.`,
   };
-  return z.unknown().transform((value, ctx) => {
-    const fail = (message: string) => {
-      ctx.addIssue({ code: "custom", message });
-      return z.NEVER;
-    };
-    const read = readDollars(value);
-    if ("problem" in read) return fail(problems[read.problem]);
-    if (read.cents === 0n && !allowZero) return fail(positiveMessage);
-    if (read.cents < min) return fail(minMessage ?? positiveMessage);
-    return read.cents;
-  });
+  return z.pipe(
+    z.unknown(),
+    z.transform((value, ctx) => {
+      const fail = (message: string) => {
+        ctx.issues.push({ code: "custom", message, input: value });
+        return z.NEVER;
+      };
+      const read = readDollars(value);
+      if ("problem" in read) return fail(problems[read.problem]);
+      if (read.cents === 0n && min > 0n) return fail(positiveMessage);
+      if (read.cents < min) return fail(minMessage ?? positiveMessage);
+      return read.cents;
+    }),
+  );
 };
 
 export const loginSchema = z.object({
   email,
-  password: z.string({ error: "Password is required." }).min(1, "Password is required.").max(1024, "Password is too long."),
+  password: z.string({ error: "Password is required." }).check(z.minLength(1, "Password is required."), z.maxLength(1024, "Password is too long.")),
 });
 
 export const registerSchema = z.object({
@@ -67,52 +91,99 @@ export const registerSchema = z.object({
   email,
   password: z
     .string({ error: "Password is required." })
-    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(1024, "Password is too long."),
+    .check(z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`), z.maxLength(1024, "Password is too long.")),
   referralId: z
     .string({ error: "Referral ID is required." })
-    .trim()
-    .min(1, "Referral ID is required.")
-    .max(64, "Invalid referral ID.")
-    .refine((text) => !CONTROL_CHARACTERS.test(text), "Invalid referral ID."),
+    .check(z.trim(), z.minLength(1, "Referral ID is required."), z.maxLength(64, "Invalid referral ID."), noControlCharacters("Invalid referral ID.")),
 });
 
 export const depositSchema = z.object({
   address: requiredText("Wallet address", 200),
   transactionId: requiredText("Transaction ID", 200),
-  amount: amount({ min: 100n, positiveMessage: "Please enter a valid positive amount.", minMessage: "The minimum deposit is 1 USDT." }),
+  amount: amount({
+    min: MIN_DEPOSIT,
+    positiveMessage: "Please enter a valid positive amount.",
+    minMessage: `The minimum deposit is ${formatUsdt(MIN_DEPOSIT)}.`,
+  }),
 });
 
 export const withdrawSchema = z.object({
   // No default: paying out on a network the user did not choose would lose the money.
-  accountType: z.enum(WITHDRAWAL_METHODS, { error: "Please choose USDT TRC20 or USDT BEP20." }),
+  accountType: z.enum(WITHDRAWAL_METHODS, { error: `Please choose ${oneOf(WITHDRAWAL_METHODS)}.` }),
   accountNumber: requiredText("Wallet address", 200),
   amount: amount({
-    min: 100n,
+    min: MIN_WITHDRAWAL,
     positiveMessage: "Please enter a valid positive withdrawal amount.",
-    minMessage: "The minimum withdrawal is 1 USDT.",
+    minMessage: `The minimum withdrawal is ${formatUsdt(MIN_WITHDRAWAL)}.`,
   }),
 });
 
 export const giftSchema = z.object({
-  amount: amount({ min: 1n, positiveMessage: "Please enter a valid positive amount." }),
+  amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),
   recipientEmail: email,
 });
 
 export const adminGiftSchema = z.object({
-  amount: amount({ min: 1n, positiveMessage: "Please enter a valid positive amount." }),
+  amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),
 });
 
 export const decisionSchema = z.object({
-  status: z.enum(["accepted", "declined"], { error: "Status must be accepted or declined." }),
+  status: z.enum(DECISIONS, { error: `Status must be ${oneOf(DECISIONS)}.` }),
 });
 
 export const levelPriceSchema = z.object({
-  cost: amount({ label: "Cost", min: 0n, positiveMessage: "Cost must be 0 or more.", allowZero: true }),
-  unfreezeCost: amount({ label: "Unfreeze cost", min: 0n, positiveMessage: "Unfreeze cost must be 0 or more.", allowZero: true }),
+  cost: amount({ label: "Cost", min: MIN_LEVEL_PRICE, positiveMessage: `Cost must be ${formatAmount(MIN_LEVEL_PRICE)} or more.` }),
+  unfreezeCost: amount({
+    label: "Unfreeze cost",
+    min: MIN_LEVEL_PRICE,
+    positiveMessage: `Unfreeze cost must be ${formatAmount(MIN_LEVEL_PRICE)} or more.`,
+  }),
 });
 
 export const newsletterSchema = z.object({ email });
+
+// Query strings and path parameters
+
+const PAGE_MSG = "Page must be a whole number from 1.";
+const LIMIT_MSG = "Limit must be between 1 and 100.";
+const searchText = z.string().check(z.trim(), z.maxLength(100, "Search text must be at most 100 characters."));
+/** A whole number from the query string, from `min` to `max`, with one message for every miss. */
+const wholeNumber = (min: number, max: number, message: string) =>
+  z.coerce.number({ error: message }).check(z.int(message), z.minimum(min, message), z.maximum(max, message));
+
+/** `?page=`: 1 when absent. */
+export const pageQuery = z.object({
+  page: z._default(wholeNumber(1, 1_000_000, PAGE_MSG), 1),
+});
+
+/** The admin's request lists: optionally one status, optionally a text to look for. */
+export const historyQuery = z.object({
+  status: z.optional(z.enum(REQUEST_STATUSES, { error: `Status must be ${oneOf(REQUEST_STATUSES)}.` })),
+  search: z.optional(searchText),
+});
+
+/** The admin's user list: a page of `limit` users, optionally matching a text. */
+export const userListQuery = z.extend(pageQuery, {
+  limit: z._default(wholeNumber(1, 100, LIMIT_MSG), USER_PAGE_SIZE),
+  search: z.optional(searchText),
+});
+
+/** The gift form's recipient search. */
+export const searchQuery = z.object({
+  search: z
+    .string({ error: MSG.searchTooShort })
+    .check(z.trim(), z.minLength(SEARCH_MIN_LENGTH, MSG.searchTooShort), z.maxLength(100, "Search text must be at most 100 characters.")),
+});
+
+/** `:program`; an unknown one answers 404. */
+export const programParam = z.object({
+  program: z.enum(PROGRAMS, { error: "Program not found." }),
+});
+
+/** `:program/:level`; an unknown one answers 404. */
+export const levelParam = z.extend(programParam, {
+  level: wholeNumber(1, 99, MSG.levelNotFound),
+});
 
 export type LoginInput = z.input<typeof loginSchema>;
 export type RegisterInput = z.input<typeof registerSchema>;

@@ -1,6 +1,7 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
 import { cleanup, screen, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "bun:test";
+import { bunWebGlobals } from "./bunGlobals";
 
 /**
  * A browser-like DOM for the component tests of one file. Call `useDom()` once at the top of a
@@ -22,15 +23,7 @@ import { afterAll, afterEach, beforeAll } from "bun:test";
  * happy-dom's registrator swaps in its own fetch/Request/Response/Headers. Hono's
  * app.request() and Bun's own code need the real ones, so they are put back at once.
  */
-const bun = {
-  fetch: globalThis.fetch,
-  Request: globalThis.Request,
-  Response: globalThis.Response,
-  Headers: globalThis.Headers,
-  FormData: globalThis.FormData,
-  AbortController: globalThis.AbortController,
-  AbortSignal: globalThis.AbortSignal,
-};
+const bun = bunWebGlobals;
 const bunSetImmediate = globalThis.setImmediate;
 
 function restoreBunGlobals() {

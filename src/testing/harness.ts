@@ -1,9 +1,12 @@
+import { checkAnswer } from "./contract";
 import { expect } from "bun:test";
 import { eq } from "drizzle-orm";
+import { sign } from "hono/jwt";
 import { accounts, users } from "../db/schema";
 import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
-import type { Database } from "../db/client";
+import type { Deps } from "../server/env";
+import type { Database, Db } from "../db/client";
 import { ADMIN, freshDatabase, testHasher } from "./db";
 import { expectLedgerInvariants, expectTreeInvariants } from "./invariants";
 
@@ -23,8 +26,23 @@ export interface Answer<T = any> {
 
 let sequence = 0;
 
-/** The secret the harness signs tokens with, for tests that forge or expire tokens. */
+/** The secret every test app signs tokens with, for tests that forge or expire tokens. */
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
+
+/** What createApp needs, as every test app has it: cheap hashing, TEST_JWT_SECRET, default config. */
+export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"] } = {}): Deps {
+  return { db, config: { ...loadConfig({}), ...overrides.config }, hasher: testHasher, jwtSecret: TEST_JWT_SECRET, log: overrides.log ?? (() => {}) };
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** A token for `userId`, signed with TEST_JWT_SECRET, that expired an hour ago. */
+export const expiredToken = (userId: string) =>
+  sign({ sub: userId, jti: crypto.randomUUID(), iat: nowSeconds() - 90_000, exp: nowSeconds() - 3_600 }, TEST_JWT_SECRET, "HS256");
+
+/** A well-formed, unexpired token for `userId`, signed with a secret that is not ours. */
+export const forgedToken = (userId: string) =>
+  sign({ sub: userId, jti: crypto.randomUUID(), iat: nowSeconds(), exp: nowSeconds() + 3_600 }, "another-secret-that-is-long-enough-for-hs256", "HS256");
 
 export type RequestKind = "deposits" | "withdrawals";
 
@@ -34,15 +52,8 @@ export type RequestKind = "deposits" | "withdrawals";
  */
 export async function createHarness(options: { config?: Partial<Config>; max?: number } = {}) {
   const database: Database = await freshDatabase({ max: options.max });
-  const config = { ...loadConfig({}), ...options.config };
   const logged: unknown[] = [];
-  const app = createApp({
-    db: database.db,
-    config,
-    hasher: testHasher,
-    jwtSecret: TEST_JWT_SECRET,
-    log: (_m, e) => logged.push(e),
-  });
+  const app = createApp(testDeps(database.db, { config: options.config, log: (_m, e) => logged.push(e) }));
 
   async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -57,6 +68,7 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {}
+    checkAnswer(method, path, res.status, parsed);
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
@@ -151,7 +163,10 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     promote,
     adminToken,
     adminReferralId,
+    /** What the app logged (the 500 path); useMoneyHarness expects it empty after each test. */
     logged,
+    /** Answers what was logged and forgets it, for tests that provoke a server error on purpose. */
+    takeLogged: () => logged.splice(0),
     /** The ledger invariants, and the referral chains the receiver search relies on. */
     checkLedger: async () => {
       await expectLedgerInvariants(database.db);
@@ -162,3 +177,20 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
 }
 
 export type Harness = Awaited<ReturnType<typeof createHarness>>;
+
+/**
+ * A harness of its own for one test (for tests that need a database nobody else wrote to),
+ * with the same promises as useMoneyHarness: no 500 path taken, and the ledger and the tree
+ * whole at the end. Closed whatever happens.
+ */
+export async function withHarness<T>(use: (h: Harness) => Promise<T>, options: Parameters<typeof createHarness>[0] = {}): Promise<T> {
+  const h = await createHarness(options);
+  try {
+    const result = await use(h);
+    expect(h.logged).toEqual([]);
+    await h.checkLedger();
+    return result;
+  } finally {
+    await h.close();
+  }
+}

@@ -1,12 +1,30 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { afterAll, setDefaultTimeout } from "bun:test";
+import { plugin } from "bun";
+import { afterAll } from "bun:test";
+import { bunWebGlobals } from "./bunGlobals";
 import { dropTemplate } from "./db";
 
-// A fresh embedded database takes a second or two; the first one in a process more. Bun applies
-// setDefaultTimeout to the current file only, so this reaches the first test file of a run: every
-// other file with slow tests or hooks (databases) calls setDefaultTimeout(60_000) itself, or it
-// gets 5 s.
-setDefaultTimeout(60_000);
+/**
+ * The default timeout of every test and hook, in one place. A fresh embedded database takes a
+ * second or two, the first one in a process more, and Bun's default is 5 s. Bun 1.4 has no
+ * bunfig setting for it (`[test] timeout` is ignored), and setDefaultTimeout applies to the
+ * file whose body calls it: called here, or in a module that test files import (its body runs
+ * once per process), it reaches the first test file of a run only. So every test file is made
+ * to call it from its own body: the line below is put in front of each file's first line as
+ * Bun loads it (same line, so line numbers in failures are unchanged). A test or hook that
+ * passes its own timeout keeps it.
+ */
+export const TEST_TIMEOUT_MS = 60_000;
+plugin({
+  name: "default test timeout",
+  setup(build) {
+    build.onLoad({ filter: /\.test\.tsx?$/ }, async ({ path }) => ({
+      contents: `import { setDefaultTimeout as __setDefaultTimeout } from "bun:test"; __setDefaultTimeout(${TEST_TIMEOUT_MS}); ${await Bun.file(path).text()}`,
+      loader: path.endsWith(".tsx") ? "tsx" : "ts",
+    }));
+  },
+});
+
 // After the whole run: the Postgres template database, when TEST_DATABASE_URL made one.
 afterAll(dropTemplate);
 
@@ -20,13 +38,7 @@ afterAll(dropTemplate);
  * Bun's, which outlive this DOM (happy-dom's stop when it is unregistered).
  */
 const keep = {
-  fetch: globalThis.fetch,
-  Request: globalThis.Request,
-  Response: globalThis.Response,
-  Headers: globalThis.Headers,
-  FormData: globalThis.FormData,
-  AbortController: globalThis.AbortController,
-  AbortSignal: globalThis.AbortSignal,
+  ...bunWebGlobals,
   setTimeout: globalThis.setTimeout,
   clearTimeout: globalThis.clearTimeout,
   setInterval: globalThis.setInterval,

@@ -5,6 +5,8 @@ import type { ReactNode } from "react";
 import toast, { Toaster } from "react-hot-toast";
 import { MemoryRouter } from "react-router";
 import { meKey, type Me } from "../client/lib/me";
+import * as z from "zod/mini";
+import { SESSION } from "../shared/contract/session";
 import { setToken, store } from "../client/lib/session";
 
 /**
@@ -37,18 +39,21 @@ const lockedLevels = () => Array.from({ length: 12 }, (_, i) => ({ level: i + 1,
 
 export function makeMe(overrides: Partial<Me> = {}): Me {
   return {
-    _id: "u1",
+    id: "u1",
     name: "Ada Lovelace",
     email: "ada@example.com",
     role: "user",
-    balance: 100,
-    pendingWithdrawalsTotal: 0,
+    balance: 10_000n,
+    pendingWithdrawalsTotal: 0n,
     myReferralId: "ADA123",
     referredBy: "ROOT",
     packages: { "3p": { levels: lockedLevels() }, "6p": { levels: lockedLevels() } },
     totalPartners: 0,
     directPartners: 0,
-    createdAt: "2026-01-01T00:00:00.000Z",
+    createdAt: new Date("2026-01-01T00:00:00.000Z"),
     ...overrides,
   };
 }
+
+/** `me` as GET /api/auth sends it (dollars, ISO dates, `_id`), for stubbed answers. */
+export const wireMe = (me: Me) => z.encode(SESSION.me.response, me);

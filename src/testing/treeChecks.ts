@@ -1,3 +1,5 @@
+import type { RunQuery } from "./ledgerChecks";
+
 /**
  * The referral-chain invariants of chains.ts, each a query for the ids that break it (plain SQL,
  * so the chaos harness runs the same checks over its own connection).
@@ -21,3 +23,19 @@ export const TREE_CHECKS = {
     SELECT ul.user_id AS id FROM user_levels ul JOIN users u ON u.id = ul.user_id
     WHERE ul.chain_id <> u.chain_id OR ul.depth <> u.depth`,
 };
+
+export type TreeReport = Record<keyof typeof TREE_CHECKS, string[]>;
+
+/** Reads the referral-chain invariants: for each check, the ids that break it. */
+export async function readTree(run: RunQuery): Promise<TreeReport> {
+  const report = {} as TreeReport;
+  for (const [name, query] of Object.entries(TREE_CHECKS)) {
+    report[name as keyof TreeReport] = (await run(query)).map((r) => String(r.id));
+  }
+  return report;
+}
+
+/** Each break of the referral tree as a sentence; none when the tree is consistent. */
+export function treeViolations(report: TreeReport): string[] {
+  return Object.entries(report).flatMap(([name, ids]) => ids.map((id) => `referral tree: ${name}: user ${id}`));
+}

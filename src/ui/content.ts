@@ -1,7 +1,13 @@
+import { WITHDRAWAL_FEE_PERCENT } from "../shared/constants";
+import { formatPercent } from "../shared/money";
+import { PAGES } from "../shared/pages";
+import type { IconName } from "./icons";
+
 /**
  * Every word and figure of the marketing site in one editable module. The figures are static
  * marketing text (spec section 1); only the level prices on the program cards come from the
- * database. Nothing here may import React or server code: the landing island reads it too.
+ * database, and the fee from the product's constant. Nothing here may import React or server
+ * code at run time (icon names are only a type): the landing island reads it too.
  */
 export const brand = {
   name: "Matrix USDT",
@@ -23,8 +29,8 @@ export const hero = {
   eyebrow: "USDT matrix programs",
   title: "Grow your crypto income with a community behind you",
   lead: "Join under a friend's referral ID, buy levels in the 3P and 6P matrices and watch your team fill every slot. Deposits and withdrawals in USDT, approved by real people.",
-  primaryCta: { label: "Create your account", href: "/register" },
-  secondaryCta: { label: "Log In", href: "/login" },
+  primaryCta: { label: "Create your account", href: PAGES.register },
+  secondaryCta: { label: "Log In", href: PAGES.login },
 };
 
 export const stats = [
@@ -42,7 +48,7 @@ export const why = {
     { icon: "bolt", title: "Fast and simple", text: "Buy a level in one click. Slots fill automatically as your partners join below you." },
     { icon: "globe", title: "A worldwide team", text: "Members in more than 150 countries build their matrices together, around the clock." },
     { icon: "chart", title: "Transparent figures", text: "See your balance, pending withdrawals and every slot of every level at any moment." },
-  ],
+  ] satisfies { icon: IconName; title: string; text: string }[],
 };
 
 export const shares = {
@@ -51,7 +57,7 @@ export const shares = {
   steps: [
     { title: "Deposit USDT", text: "Send USDT (TRC20) to the platform wallet and submit the transaction ID." },
     { title: "Buy a level", text: "Pick the 3P or 6P program and buy level 1, then move up one level at a time." },
-    { title: "Earn and withdraw", text: "Filled slots pay into your balance. Withdraw to TRC20 or BEP20 with an 8% fee." },
+    { title: "Earn and withdraw", text: `Filled slots pay into your balance. Withdraw to TRC20 or BEP20 with an ${formatPercent(WITHDRAWAL_FEE_PERCENT)} fee.` },
   ],
   cta: { buy: "Buy shares", sell: "Sell and withdraw" },
   tickerTitle: "Level performance",
@@ -92,10 +98,10 @@ export const partners = {
 export const footer = {
   socials: [
     { label: "Telegram", icon: "telegram", href: "#" },
-    { label: "X (Twitter)", icon: "x", href: "#" },
+    { label: "X (Twitter)", icon: "x-twitter", href: "#" },
     { label: "Facebook", icon: "facebook", href: "#" },
     { label: "Instagram", icon: "instagram", href: "#" },
-  ],
+  ] satisfies { label: string; icon: IconName; href: string }[],
   quickLinks: [
     { label: "Home", href: "/#top" },
     { label: "About Us", href: "/#why" },

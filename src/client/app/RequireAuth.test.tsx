@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe } from "../../testing/renderClient";
+import { makeMe, wireMe } from "../../testing/renderClient";
 import { renderApp } from "../../testing/renderApp";
 import { getToken } from "../lib/session";
 
@@ -18,11 +18,11 @@ test("an anonymous visit to /userDashboard goes to /logIn with the toast 'You mu
 });
 
 test("after logging in from that redirect, the user lands on the page first asked for", async () => {
-  const me = makeMe({ name: "Grace Hopper", balance: 12.5 });
+  const me = makeMe({ name: "Grace Hopper", balance: 1250n });
   serveFetch((req) => {
     const path = new URL(req.url).pathname;
     if (path === "/api/auth/login") return json({ token: "fresh-token" });
-    if (path === "/api/auth") return json(me);
+    if (path === "/api/auth") return json(wireMe(me));
     return json({ msg: "Not found." }, 404);
   });
   const app = renderApp("/userDashboard");
@@ -41,7 +41,7 @@ test("while the signed-in user loads, the full-screen 'Loading, please wait...' 
   serveFetch(() => new Promise<Response>((resolve) => (answer = resolve)));
   renderApp("/userDashboard", { token: "stored-token" });
   expect(await screen.findByText("Loading, please wait...")).toBeTruthy();
-  answer(json(makeMe()));
+  answer(json(wireMe(makeMe())));
   expect(await screen.findByRole("heading", { name: "Profile" })).toBeTruthy();
 });
 

@@ -2,6 +2,7 @@ import { atom, useAtomValue } from "jotai";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Navigate, useLocation } from "react-router";
+import { PAGES, SIGNED_OUT_REDIRECT } from "../../shared/pages";
 import { FullScreenLoader } from "../../ui/FullScreenLoader";
 import { useMe, type Me } from "../lib/me";
 
@@ -29,7 +30,7 @@ export function RequireAuth({ children }: { children: (user: Me) => React.ReactN
   const location = useLocation();
   const signingOut = useAtomValue(signingOutAtom);
 
-  if (!token && signingOut) return <Navigate to="/login" replace />;
+  if (!token && signingOut) return <Navigate to={PAGES.login} replace />;
   if (!token) return <RedirectToLogin from={location.pathname + location.search + location.hash} />;
   if (!user) return <FullScreenLoader />;
   return <>{children(user)}</>;
@@ -40,5 +41,5 @@ function RedirectToLogin({ from }: { from: string }) {
     // A fixed id: React StrictMode and quick re-renders must not stack two copies.
     toast.error(AUTH_REQUIRED, { id: "auth-required" });
   }, []);
-  return <Navigate to="/logIn" replace state={{ from } satisfies FromState} />;
+  return <Navigate to={SIGNED_OUT_REDIRECT} replace state={{ from } satisfies FromState} />;
 }

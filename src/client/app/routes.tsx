@@ -5,6 +5,7 @@ import { featureRoutes } from "./featureRoutes";
 import { RequireAuth } from "./RequireAuth";
 import { AuthFrame } from "../../ui/AuthFrame";
 import { PageErrorBoundary } from "../components/PageErrorBoundary";
+import { PAGES } from "../../shared/pages";
 
 // Every page is its own chunk; the first load carries only the shell (router, layout, guard).
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
@@ -19,15 +20,13 @@ const DashboardNotFound = lazy(() => import("../layout/DashboardNotFound"));
 export function AppRoutes() {
   return (
     <Routes>
-      <Route path="/login" element={<AuthPage page={LoginPage} />} />
-      <Route path="/register" element={<AuthPage page={RegisterPage} />} />
-      <Route path="/userDashboard" element={<RequireAuth>{(user) => <DashboardLayout user={user} />}</RequireAuth>}>
+      <Route path={PAGES.login} element={<AuthPage page={LoginPage} />} />
+      <Route path={PAGES.register} element={<AuthPage page={RegisterPage} />} />
+      <Route path={PAGES.dashboard} element={<RequireAuth>{(user) => <DashboardLayout user={user} />}</RequireAuth>}>
         <Route index element={<ProfilePage />} />
-        {featureRoutes
-          .filter((r) => r.path !== "")
-          .map(({ path, page: Page }) => (
-            <Route key={path} path={path} element={<Page />} />
-          ))}
+        {featureRoutes.map(({ path, page: Page }) => (
+          <Route key={path} path={path} element={<Page />} />
+        ))}
         <Route path="*" element={<DashboardNotFound />} />
       </Route>
       {/* Any other path belongs to the server (the landing page, its 404 page). */}

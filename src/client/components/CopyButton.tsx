@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import { COPY_CONFIRM_MS } from "../../shared/constants";
-import { CheckIcon, CopyIcon } from "./icons";
+import { Icon } from "../../ui/icons";
 
 interface CopyButtonProps {
   text: string;
@@ -43,7 +43,7 @@ export function CopyButton({ text, label = "Copy", onCopied, compact = false }: 
         aria-label={label}
         title={copied ? "Copied!" : label}
       >
-        {copied ? <CheckIcon /> : <CopyIcon />}
+        <Icon name={copied ? "check" : "copy"} />
         <span className="sr-only" aria-live="polite">
           {copied ? "Copied!" : ""}
         </span>
@@ -52,7 +52,7 @@ export function CopyButton({ text, label = "Copy", onCopied, compact = false }: 
   }
   return (
     <button type="button" className="btn btn-secondary btn-sm focus-ring inline-flex items-center gap-2" onClick={copy} disabled={!text}>
-      {copied ? <CheckIcon /> : <CopyIcon />}
+      <Icon name={copied ? "check" : "copy"} />
       <span aria-live="polite">{copied ? "Copied!" : label}</span>
     </button>
   );

@@ -1,4 +1,4 @@
-import { AlertIcon } from "./icons";
+import { Icon } from "../../ui/icons";
 
 interface ErrorStateProps {
   title?: string;
@@ -10,7 +10,7 @@ interface ErrorStateProps {
 export function ErrorState({ title = "Something went wrong", message, onRetry }: ErrorStateProps) {
   return (
     <div role="alert" className="card flex flex-col items-center gap-3 py-10 text-center">
-      <AlertIcon className="text-3xl text-declined" />
+      <Icon name="alert" className="text-3xl text-declined" />
       <h2 className="card-title">{title}</h2>
       <p className="muted">{message}</p>
       {onRetry && (

@@ -1,4 +1,5 @@
-import { useId, type ReactNode } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode } from "react";
+import { type Cents, formatDollars } from "../../shared/money";
 
 /** What the control inside a Field must spread so its label, hint and error are linked. */
 export interface FieldControlProps {
@@ -37,5 +38,26 @@ export function Field({ label, error, hint, children }: FieldProps) {
         </p>
       )}
     </div>
+  );
+}
+
+type AmountInputProps = Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "min" | "max"> & { min: Cents; max?: Cents };
+
+/**
+ * A USDT amount, kept as the typed text (the form's schema reads it as exact cents): the
+ * decimal keyboard, steps of a cent, and the smallest and largest amounts for assistive tech.
+ */
+export function AmountInput({ min, max, ...props }: AmountInputProps) {
+  return (
+    <input
+      className="input"
+      required
+      {...props}
+      type="number"
+      inputMode="decimal"
+      step="0.01"
+      min={formatDollars(min)}
+      max={max === undefined ? undefined : formatDollars(max)}
+    />
   );
 }

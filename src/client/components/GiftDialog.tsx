@@ -1,12 +1,17 @@
-import { useState, type FormEvent, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import toast from "react-hot-toast";
 import { MIN_GIFT } from "../../shared/constants";
-import { toDollars } from "../../shared/money";
+import type { Cents } from "../../shared/money";
+import * as z from "zod/mini";
 import { giftSchema } from "../../shared/schemas";
 import { failureMessage, successMessage } from "../lib/serverMessage";
-import { Field } from "./Field";
+import { useSchemaForm } from "../lib/useSchemaForm";
+import { AmountInput, Field } from "./Field";
 import { Modal } from "./Modal";
 
+/** The gift's amount rule, the same for a member's gift and an admin's. */
+const amountSchema = z.pick(giftSchema, { amount: true });
+// The spec has one message for every unusable amount (empty, zero, negative, 3 decimals).
 const INVALID = "Please enter a valid positive amount.";
 
 interface GiftDialogProps {
@@ -17,58 +22,36 @@ interface GiftDialogProps {
   label: string;
   hint?: ReactNode;
   pending: boolean;
-  /** Sends the gift of `amount` dollars; its answer's msg is the success toast. */
-  send: (amount: number) => Promise<unknown>;
+  /** Sends the gift of `amount` cents; its answer's msg is the success toast. */
+  send: (amount: Cents) => Promise<unknown>;
   successDefault: string;
   onClose: () => void;
 }
 
 /** An amount form in a modal: open -> sending -> closed on success (spec section 4). */
 export function GiftDialog({ open, title, email, label, hint, pending, send, successDefault, onClose }: GiftDialogProps) {
-  const [amount, setAmount] = useState("");
-  const [error, setError] = useState<string>();
+  const { values, errors, set, submit, reset } = useSchemaForm(amountSchema, { amount: "" });
 
   function close() {
-    setAmount("");
-    setError(undefined);
+    reset();
     onClose();
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    // The spec has one message for every unusable amount (empty, zero, negative, 3 decimals).
-    const parsed = giftSchema.shape.amount.safeParse(amount);
-    if (!parsed.success) {
-      setError(INVALID);
-      return;
-    }
-    setError(undefined);
+  const onSubmit = submit(async ({ amount }) => {
     try {
-      toast.success(successMessage(await send(toDollars(parsed.data)), successDefault));
+      toast.success(successMessage(await send(amount), successDefault));
       close();
     } catch (failure) {
       toast.error(failureMessage(failure, "An error occurred."));
     }
-  }
+  });
 
   return (
     <Modal open={open} title={title} onClose={close} dismissible={!pending}>
-      <form noValidate onSubmit={submit} className="flex flex-col gap-4">
+      <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <p className="muted break-all text-sm">{email}</p>
-        <Field label={label} error={error} hint={hint}>
-          {(a11y) => (
-            <input
-              {...a11y}
-              className="input"
-              type="number"
-              inputMode="decimal"
-              min={MIN_GIFT}
-              step="0.01"
-              required
-              value={amount}
-              onChange={(e) => setAmount(e.target.value)}
-            />
-          )}
+        <Field label={label} error={errors.amount && INVALID} hint={hint}>
+          {(a11y) => <AmountInput {...a11y} min={MIN_GIFT} value={values.amount} onChange={set("amount")} />}
         </Field>
         <div className="flex justify-end gap-3">
           <button type="button" className="btn btn-secondary focus-ring" onClick={close} disabled={pending}>

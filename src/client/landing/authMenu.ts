@@ -1,4 +1,5 @@
 import { LOGOUT_DIALOG_MS } from "../../shared/constants";
+import { PAGES } from "../../shared/pages";
 import { avatarElement } from "../layout/initials";
 import { confirmLogout, showDialog } from "./logoutDialog";
 
@@ -34,7 +35,7 @@ function buildMenu(me: { name: string; email: string }, token: string, restore: 
     </button>
     <div id="user-menu" role="menu" hidden class="absolute right-0 z-50 mt-2 w-56 rounded-card border border-line bg-panel p-2 shadow-raised">
       <p class="m-0 truncate px-3 pb-2 pt-1 text-xs muted" data-email></p>
-      <a role="menuitem" href="/userDashboard" class="block rounded-control px-3 py-2 text-sm font-medium text-fg no-underline hover:bg-panel-strong focus-ring">Dashboard</a>
+      <a role="menuitem" href="${PAGES.dashboard}" class="block rounded-control px-3 py-2 text-sm font-medium text-fg no-underline hover:bg-panel-strong focus-ring">Dashboard</a>
       <button role="menuitem" type="button" data-logout class="block w-full cursor-pointer rounded-control border-0 bg-transparent px-3 py-2 text-left text-sm font-medium text-declined hover:bg-panel-strong focus-ring">Logout</button>
     </div>`;
   const button = wrap.querySelector("button")!;
@@ -81,7 +82,7 @@ function buildMenu(me: { name: string; email: string }, token: string, restore: 
     localStorage.removeItem(TOKEN_KEY);
     restore();
     await showDialog({ title: "Logged Out!", text: "You have successfully logged out.", tone: "success", timerMs: LOGOUT_DIALOG_MS });
-    window.location.assign("/login");
+    window.location.assign(PAGES.login);
   });
   return wrap;
 }

@@ -1,6 +1,7 @@
-import { useEffect, useRef } from "react";
+import { useRef } from "react";
 import { Brand } from "../../ui/Brand";
-import { MenuIcon } from "./icons";
+import { Icon } from "../../ui/icons";
+import { useFocusTrap } from "../lib/useFocusTrap";
 import type { MenuItem } from "./menu";
 import { NavItems } from "./NavItems";
 
@@ -17,33 +18,7 @@ interface DrawerProps {
  */
 export function AdminDrawer({ open, onClose, items }: DrawerProps) {
   const panel = useRef<HTMLDivElement>(null);
-  const close = useRef(onClose);
-  close.current = onClose;
-
-  useEffect(() => {
-    if (!open) return;
-    const opener = document.activeElement as HTMLElement | null;
-    panel.current?.querySelector<HTMLElement>("button")?.focus();
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape") return close.current();
-      if (e.key !== "Tab" || !panel.current) return;
-      const items = [...panel.current.querySelectorAll<HTMLElement>("a[href], button")];
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (e.shiftKey && document.activeElement === first) {
-        e.preventDefault();
-        last?.focus();
-      } else if (!e.shiftKey && document.activeElement === last) {
-        e.preventDefault();
-        first?.focus();
-      }
-    };
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("keydown", onKey);
-      opener?.focus();
-    };
-  }, [open]);
+  useFocusTrap(panel, open, onClose, "button");
 
   if (!open) return null;
   return (
@@ -59,7 +34,7 @@ export function AdminDrawer({ open, onClose, items }: DrawerProps) {
         <div className="mb-6 flex items-center justify-between gap-2 pl-2">
           <Brand />
           <button type="button" onClick={onClose} aria-label="Close menu" className="btn-secondary btn-sm size-9 p-0 text-lg">
-            <MenuIcon name="close" />
+            <Icon name="close" />
           </button>
         </div>
         <nav aria-label="Dashboard" className="flex-1 overflow-y-auto">

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { NavLink, useLocation } from "react-router";
-import { MenuIcon } from "./icons";
+import { isPage } from "../../shared/pages";
+import { Icon } from "../../ui/icons";
 import type { MenuItem } from "./menu";
 
 const MAX_TABS = 6;
@@ -20,7 +21,7 @@ export function BottomTabs({ items }: { items: MenuItem[] }) {
   const overflow = items.length > MAX_TABS;
   const tabs = overflow ? items.slice(0, MAX_TABS - 1) : items;
   const rest = overflow ? items.slice(MAX_TABS - 1) : [];
-  const restActive = rest.some((i) => pathname.toLowerCase() === i.to.toLowerCase());
+  const restActive = rest.some((i) => isPage(pathname, i.to));
 
   return (
     <nav aria-label="Dashboard" className="fixed inset-x-0 bottom-0 z-40 border-t border-line-subtle bg-ink-raised/95 pb-[env(safe-area-inset-bottom)] backdrop-blur lg:hidden">
@@ -33,7 +34,7 @@ export function BottomTabs({ items }: { items: MenuItem[] }) {
                 onClick={() => setMoreOpen(false)}
                 className={({ isActive }) => `flex items-center gap-3 rounded-control px-3 py-3 text-sm font-medium no-underline focus-ring ${isActive ? "bg-panel-strong text-fg" : "text-fg-soft"}`}
               >
-                <MenuIcon name={item.icon} className="text-lg" />
+                <Icon name={item.icon} className="text-lg" />
                 {item.label}
               </NavLink>
             </li>
@@ -44,7 +45,7 @@ export function BottomTabs({ items }: { items: MenuItem[] }) {
         {tabs.map((item) => (
           <li key={item.to} className="flex min-w-0 flex-1">
             <NavLink to={item.to} end={item.end} onClick={() => setMoreOpen(false)} className={({ isActive }) => tabClass(isActive)}>
-              <MenuIcon name={item.icon} className="text-xl" />
+              <Icon name={item.icon} className="text-xl" />
               <span className="max-w-full truncate">{item.label}</span>
             </NavLink>
           </li>
@@ -58,7 +59,7 @@ export function BottomTabs({ items }: { items: MenuItem[] }) {
               onClick={() => setMoreOpen((o) => !o)}
               className={`${tabClass(restActive || moreOpen)} cursor-pointer border-0 ${restActive || moreOpen ? "" : "bg-transparent"}`}
             >
-              <MenuIcon name={moreOpen ? "close" : "more"} className="text-xl" />
+              <Icon name={moreOpen ? "close" : "more"} className="text-xl" />
               <span>More</span>
             </button>
           </li>

@@ -1,14 +1,17 @@
-import { Suspense, useEffect, useMemo, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useState } from "react";
 import { Outlet, useLocation } from "react-router";
 import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { Spinner } from "../components/Spinner";
 import { brand } from "../../ui/content";
+import { isPage } from "../../shared/pages";
 import type { Me } from "../lib/me";
-import { AdminDrawer } from "./AdminDrawer";
 import { BottomTabs } from "./BottomTabs";
 import { Header } from "./Header";
 import { menuFor } from "./menu";
 import { Sidebar } from "./Sidebar";
+
+// Only admins have the drawer (their menu is too long for tabs): members never download it.
+const AdminDrawer = lazy(() => import("./AdminDrawer").then((m) => ({ default: m.AdminDrawer })));
 
 /** The signed-in frame: sidebar (desktop), header, the page, and the mobile menu for the role. */
 export function DashboardLayout({ user }: { user: Me }) {
@@ -18,7 +21,7 @@ export function DashboardLayout({ user }: { user: Me }) {
   const { pathname } = useLocation();
 
   useEffect(() => {
-    const current = items.find((i) => i.to.toLowerCase() === pathname.toLowerCase().replace(/\/+$/, ""));
+    const current = items.find((i) => isPage(pathname, i.to));
     document.title = `${current?.label ?? "Dashboard"} | ${brand.name}`;
   }, [items, pathname]);
 
@@ -41,7 +44,13 @@ export function DashboardLayout({ user }: { user: Me }) {
           {`© ${brand.copyrightYear} ${brand.name}. All rights reserved.`}
         </footer>
       </div>
-      {isAdmin ? <AdminDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} items={items} /> : <BottomTabs items={items} />}
+      {isAdmin ? (
+        <Suspense fallback={null}>
+          <AdminDrawer open={drawerOpen} onClose={() => setDrawerOpen(false)} items={items} />
+        </Suspense>
+      ) : (
+        <BottomTabs items={items} />
+      )}
     </div>
   );
 }

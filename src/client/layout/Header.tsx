@@ -2,7 +2,7 @@ import { formatDollars } from "../../shared/money";
 import type { Me } from "../lib/me";
 import { Avatar } from "./Avatar";
 import { Brand } from "../../ui/Brand";
-import { MenuIcon } from "./icons";
+import { Icon } from "../../ui/icons";
 import { preloadLogout, useLogout } from "./useLogout";
 
 interface HeaderProps {
@@ -25,7 +25,7 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
             aria-expanded={menuOpen}
             className="btn-secondary btn-sm size-10 p-0 text-xl lg:hidden"
           >
-            <MenuIcon name="menu" />
+            <Icon name="menu" />
           </button>
         )}
         <div className="lg:hidden">
@@ -49,7 +49,7 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
             disabled={pending}
             className="btn-secondary btn-sm"
           >
-            <MenuIcon name="logout" className="text-base" />
+            <Icon name="logout" className="text-base" />
             <span className="sr-only sm:not-sr-only">Sign Out</span>
           </button>
         </div>

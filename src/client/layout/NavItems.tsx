@@ -1,5 +1,5 @@
 import { NavLink } from "react-router";
-import { MenuIcon } from "./icons";
+import { Icon } from "../../ui/icons";
 import type { MenuItem } from "./menu";
 
 /** The vertical menu used by the desktop sidebar and the admin drawer. */
@@ -20,7 +20,7 @@ export function NavItems({ items, onNavigate }: { items: MenuItem[]; onNavigate?
               }`
             }
           >
-            <MenuIcon name={item.icon} className="text-lg" />
+            <Icon name={item.icon} className="text-lg" />
             {item.label}
           </NavLink>
         </li>

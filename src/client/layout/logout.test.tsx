@@ -2,7 +2,7 @@ import { json, serveFetch, useDom } from "../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { renderApp } from "../../testing/renderApp";
-import { makeMe } from "../../testing/renderClient";
+import { makeMe, wireMe } from "../../testing/renderClient";
 import { getToken } from "../lib/session";
 
 useDom();
@@ -11,7 +11,7 @@ function serve(logout: () => Response) {
   return serveFetch((req) => {
     const path = new URL(req.url).pathname;
     if (path === "/api/auth/logout") return logout();
-    if (path === "/api/auth") return json(makeMe({ name: "Ada Lovelace" }));
+    if (path === "/api/auth") return json(wireMe(makeMe({ name: "Ada Lovelace" })));
     return json({ name: "Root", myReferralId: "ROOT" });
   });
 }

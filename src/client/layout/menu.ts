@@ -1,22 +1,20 @@
+import type { Role } from "../../shared/constants";
+import { PAGES, type PagePath } from "../../shared/pages";
+import type { IconName } from "../../ui/icons";
 import { featureRoutes, type FeatureRoute } from "../app/featureRoutes";
 
 export interface MenuItem {
-  /** Absolute path under /userDashboard. */
-  to: string;
+  to: PagePath;
   label: string;
-  icon: string;
+  icon: IconName;
   /** Exact match only (the index would otherwise be "active" everywhere). */
   end?: boolean;
 }
 
-export const DASHBOARD = "/userDashboard";
-
 /** Profile is the dashboard's index and always first; pages come from featureRoutes. */
-const PROFILE: MenuItem = { to: DASHBOARD, label: "Profile", icon: "profile", end: true };
+const PROFILE: MenuItem = { to: PAGES.dashboard, label: "Profile", icon: "profile", end: true };
 
-export function menuFor(role: "admin" | "user" | undefined, routes: FeatureRoute[] = featureRoutes): MenuItem[] {
-  const pages = routes
-    .filter((r) => r.path !== "" && (!r.adminOnly || role === "admin"))
-    .map((r) => ({ to: `${DASHBOARD}/${r.path}`, label: r.label, icon: r.icon }));
+export function menuFor(role: Role | undefined, routes: FeatureRoute[] = featureRoutes): MenuItem[] {
+  const pages = routes.filter((r) => !r.adminOnly || role === "admin").map((r) => ({ to: r.path, label: r.label, icon: r.icon }));
   return [PROFILE, ...pages];
 }

@@ -2,7 +2,9 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useState } from "react";
 import { useNavigate } from "react-router";
 import { LOGOUT_DIALOG_MS } from "../../shared/constants";
-import { api } from "../lib/api";
+import { PAGES } from "../../shared/pages";
+import { SESSION } from "../../shared/contract/session";
+import { call } from "../lib/api";
 import { setToken, store } from "../lib/session";
 import { signingOutAtom } from "../app/RequireAuth";
 
@@ -27,7 +29,7 @@ export function useLogout() {
     // An opaque panel: sweetalert masks parts of its success icon with the popup colour.
     const look = { theme: "dark" as const, buttonsStyling: false, customClass: { popup: "card bg-panel", confirmButton: "btn btn-primary" } };
     try {
-      await api("POST", "/auth/logout", { quiet: true });
+      await call(SESSION.logout, { quiet: true });
     } catch (error) {
       setPending(false);
       const text = error instanceof Error && error.message ? error.message : "Something went wrong.";
@@ -38,7 +40,7 @@ export function useLogout() {
     // shows for 2 seconds over the login page. Doing it the other way round would leave a
     // revoked token in place for 2 seconds, and a background refetch would hit a 401 mid-dialog.
     store.set(signingOutAtom, true);
-    navigate("/login", { replace: true });
+    navigate(PAGES.login, { replace: true });
     setToken(null);
     client.clear();
     await Swal.fire({

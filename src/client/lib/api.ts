@@ -1,5 +1,8 @@
 import toast from "react-hot-toast";
-import { type ErrorCode, isErrorCode, SIGN_IN_AGAIN } from "../../shared/errors";
+import * as z from "zod/mini";
+import { type Endpoint as ApiEndpoint, fillPath, type PathParams } from "../../shared/contract/wire";
+import { isPage, PAGES } from "../../shared/pages";
+import { type ErrorCode, isErrorCode, SIGN_IN_AGAIN } from "../../shared/errorCodes";
 import { getToken, setToken } from "./session";
 
 export class ApiError extends Error {
@@ -33,7 +36,7 @@ export const API_BASE = "/api";
 /**
  * The one way the client talks to the server. Sends the token in x-auth-token, parses JSON,
  * and on failure: toasts the message (msg, else the error's own, else a default) unless its
- * code only means "sign in again", and on 401 forgets the token and goes to /login. The error is still
+ * code only means "sign in again", and on 401 forgets the token and goes to the login page. The error is still
  * thrown to the caller.
  */
 export async function api<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
@@ -72,7 +75,7 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   if (!options.quiet && !(code && SIGN_IN_AGAIN.has(code))) toast.error(msg);
   if (response.status === 401) {
     setToken(null);
-    if (typeof window !== "undefined" && window.location.pathname.toLowerCase() !== "/login") window.location.assign("/login");
+    if (typeof window !== "undefined" && !isPage(window.location.pathname, PAGES.login)) window.location.assign(PAGES.login);
   }
   throw new ApiError(msg, response.status, body, code);
 }
@@ -82,3 +85,42 @@ export function errorMessage(error: unknown, fallback = "An unknown error occurr
   if (error instanceof Error && error.message) return error.message;
   return fallback;
 }
+
+type PathOf<E extends ApiEndpoint> = E["path"];
+type HasParams<E extends ApiEndpoint> = [PathParams<PathOf<E>>] extends [never] ? false : true;
+
+/** What `call` takes for an endpoint: its path params, query and body, typed by the contract. */
+export type CallOptions<E extends ApiEndpoint> = Omit<RequestOptions, "body"> &
+  (HasParams<E> extends true ? { params: Record<PathParams<PathOf<E>>, string | number> } : { params?: never }) &
+  (E extends { query: z.core.$ZodType } ? { query?: z.input<E["query"]> } : { query?: never }) &
+  (E extends { body: z.core.$ZodType } ? { body: z.input<E["body"]> } : { body?: never });
+
+/** `?a=1&b=2` from the defined values of `query`, or "". */
+export function queryString(query: Record<string, unknown> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) if (value !== undefined && value !== "") search.set(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : "";
+}
+
+/**
+ * Calls an endpoint of the contract (src/shared/contract/) by its definition and reads the
+ * answer through its schema: money arrives as bigint cents, dates as Date, ids as `id`. An
+ * answer that does not fit the contract is an error, not data.
+ */
+export async function call<E extends ApiEndpoint>(endpoint: E, ...[options]: CallArgs<E>): Promise<z.output<E["response"]>> {
+  const { params, query, ...rest } = (options ?? {}) as CallOptions<E> & { params?: Record<string, string | number>; query?: Record<string, unknown> };
+  const path = fillPath(endpoint.path, (params ?? {}) as never) + queryString(query);
+  const answer = await api(endpoint.method, path, rest as RequestOptions);
+  const read = z.safeDecode(endpoint.response, answer as never);
+  if (read.success) return read.data as z.output<E["response"]>;
+  const message = "The server's answer could not be read. Please reload the page.";
+  if (!rest.quiet) toast.error(message);
+  throw new ApiError(message, 200, answer);
+}
+
+type CallArgs<E extends ApiEndpoint> = HasParams<E> extends true
+  ? [options: CallOptions<E>]
+  : E extends { body: z.core.$ZodType }
+    ? [options: CallOptions<E>]
+    : [options?: CallOptions<E>];

@@ -2,32 +2,22 @@ import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useAtomValue } from "jotai";
 import { useEffect } from "react";
 import { AUTH_REFETCH_MS } from "../../shared/constants";
-import { api } from "./api";
+import { SESSION, type me } from "../../shared/contract/session";
+import type { Answer } from "../../shared/contract/wire";
+import type { Cents } from "../../shared/money";
+import { call } from "./api";
 import { setToken, tokenAtom } from "./session";
 
-export type LevelStatus = "locked" | "active" | "frozen";
-
-export interface Me {
-  _id: string;
-  name: string;
-  email: string;
-  role: "admin" | "user";
-  balance: number;
-  pendingWithdrawalsTotal: number;
-  myReferralId: string;
-  referredBy: string | null;
-  packages: Record<"3p" | "6p", { levels: { level: number; status: LevelStatus; cycles: number; boxes: string[] }[] }>;
-  totalPartners: number;
-  directPartners: number;
-  createdAt: string;
-}
+/** The signed-in member: money in cents, dates as Date (src/shared/contract.ts). */
+export type Me = Answer<typeof me>;
+export type { LevelStatus } from "../../shared/constants";
 
 export const meKey = ["auth", "me"] as const;
 
 export const meQuery = (token: string | null) =>
   queryOptions({
     queryKey: meKey,
-    queryFn: ({ signal }) => api<Me>("GET", "/auth", { signal }),
+    queryFn: ({ signal }) => call(SESSION.me, { signal }),
     enabled: Boolean(token),
     refetchOnWindowFocus: true,
     refetchInterval: AUTH_REFETCH_MS,
@@ -52,5 +42,4 @@ export function useMe() {
 }
 
 /** Available to withdraw or spend: balance minus pending withdrawals. */
-export const availableBalance = (me: Pick<Me, "balance" | "pendingWithdrawalsTotal">) =>
-  Math.round((me.balance - me.pendingWithdrawalsTotal) * 100) / 100;
+export const availableBalance = (me: Pick<Me, "balance" | "pendingWithdrawalsTotal">): Cents => me.balance - me.pendingWithdrawalsTotal;

@@ -9,7 +9,7 @@ import { setToken } from "./session";
 
 useDom();
 
-const deposit = { address: "TXyz", transactionId: "abc123", amount: 12.5 };
+const deposit = { address: "TXyz", transactionId: "abc123", amount: 1250n };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /** A real money hook with the app's defaults (mutations not retried): its own retry policy must win. */
@@ -26,7 +26,7 @@ function serveInTurn(...answers: ("network" | number)[]) {
   const seen = serveFetch(() => {
     const answer = answers[Math.min(call++, answers.length - 1)]!;
     if (answer === "network") throw new TypeError("Failed to fetch");
-    return json(answer < 300 ? { msg: "Deposit request submitted successfully." } : { msg: "Refused." }, answer);
+    return json(answer < 300 ? { msg: "Deposit request submitted successfully." } : { msg: "Refused.", code: "validation" }, answer);
   });
   return { keys: () => seen.map((r) => r.headers.get("Idempotency-Key")), seen };
 }
@@ -38,7 +38,8 @@ test("a network failure is retried with the same Idempotency-Key; the next submi
   const [first, retry] = fetched.keys();
   expect(first).toMatch(UUID);
   expect(retry).toBe(first!);
-  expect(await fetched.seen[1]!.json()).toEqual(deposit); // the key travels in the header, never in the body
+  // The key travels in the header, never in the body; the amount as exact decimal text.
+  expect(await fetched.seen[1]!.json()).toEqual({ ...deposit, amount: "12.50" });
 
   await act(() => hook.current.submit(deposit));
   const [, , next] = fetched.keys();
@@ -89,7 +90,7 @@ test("after the retries run out, resending the same input keeps its key; other i
 
   // Unknown outcome again, but the user changed the amount: that is another action.
   await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 0 }));
-  await act(() => hook.current.submit({ ...deposit, amount: 13 }));
+  await act(() => hook.current.submit({ ...deposit, amount: 1300n }));
   expect(key(8)).toMatch(UUID);
   expect(key(8)).not.toBe(key(5));
   expect(new Set(fetched.keys()).size).toBe(4);

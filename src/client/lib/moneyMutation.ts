@@ -39,7 +39,7 @@ export function useMoneyMutation<TInput, TAnswer>(send: (input: TInput & Keyed) 
   const unanswered = useRef<{ input: string; key: string } | null>(null);
 
   async function submit(input: TInput): Promise<TAnswer> {
-    const fingerprint = JSON.stringify(input);
+    const fingerprint = JSON.stringify(input, (_key, value) => (typeof value === "bigint" ? `${value}n` : value));
     const key = unanswered.current?.input === fingerprint ? unanswered.current.key : crypto.randomUUID();
     unanswered.current = null;
     try {

@@ -1,23 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { transfers } from "../../db/schema";
 import { ADMIN } from "../../testing/db";
-import { createHarness, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 describe("GET /api/admin/users", () => {
   let h: Harness;
   // Its own database: these tests count every user there is.
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(() => h.close());
-  afterEach(async () => {
-    expect(h.logged).toEqual([]);
-    await h.checkLedger();
-  });
+  useMoneyHarness((made) => (h = made));
 
   const list = (query = "") => h.call("GET", `/api/admin/users${query}`, { token: h.adminToken });
 
@@ -81,14 +72,7 @@ describe("GET /api/admin/users", () => {
 
 describe("DELETE /api/admin/users/{id}", () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness();
-  });
-  afterAll(() => h.close());
-  afterEach(async () => {
-    expect(h.logged).toEqual([]);
-    await h.checkLedger();
-  });
+  useMoneyHarness((made) => (h = made));
 
   test("DELETE /api/admin/users/{id} removes the user softly: no sign-in, no token, not listed, history kept", async () => {
     const sponsor = await h.signUp();

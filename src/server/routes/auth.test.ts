@@ -1,20 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { decode } from "hono/jwt";
 import { users } from "../../db/schema";
 import { ADMIN } from "../../testing/db";
-import { createHarness, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import { withHarness, type Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-// Refusals are answers; nothing here may reach the 500 path.
-afterEach(() => expect(h.logged).toEqual([]));
+useMoneyHarness((made) => (h = made));
 
 const register = (body: Record<string, unknown>) => h.call("POST", "/api/auth/register", { body });
 const login = (email: string, password: string) => h.call("POST", "/api/auth/login", { body: { email, password } });
@@ -152,17 +145,14 @@ describe("POST /api/auth/login", () => {
   });
 
   test("POST /api/auth/login lets the first-start admin in with the default address admin@localhost", async () => {
-    const own = await createHarness();
-    try {
+    await withHarness(async (own) => {
       await own.db.execute(sql`UPDATE users SET email = 'admin@localhost' WHERE role = 'admin'`);
       const res = await own.call("POST", "/api/auth/login", { body: { email: "admin@localhost", password: ADMIN.password } });
       expect(res.status).toBe(200);
       expect((await own.me(res.body.token)).role).toBe("admin");
       // An address the browser's type=email accepts is accepted on registration too.
       expect((await own.call("POST", "/api/auth/register", { body: { name: "Local", email: "ann@localhost", password: "secret", referralId: own.adminReferralId } })).status).toBe(201);
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   test("POST /api/auth/login refuses a wrong password and an unknown email alike", async () => {

@@ -1,13 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
 import { inTransaction } from "../../core/tx";
 import { users } from "../../db/schema";
 import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
-import { createHarness, type Answer, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import type { Answer, Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 /**
  * Races between requests. PGlite runs one transaction at a time, so these only mean something
@@ -15,11 +13,7 @@ setDefaultTimeout(60_000);
  */
 describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
   let h: Harness;
-  beforeAll(async () => {
-    h = await createHarness({ max: 20 });
-  });
-  afterAll(() => h.close());
-  afterEach(() => h.checkLedger());
+  useMoneyHarness((made) => (h = made), { max: 20 });
 
   const statuses = (answers: Answer[]) => {
     const counts: Record<string, number> = {};

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
-import { createHarness, type Harness } from "../../testing/harness";
+import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
@@ -154,8 +154,7 @@ describe("PUT /api/admin/deposits/{id}", () => {
 
 describe("GET /api/admin/deposits", () => {
   test("GET /api/admin/deposits lists every request newest first, filtered by status and by search text", async () => {
-    const own = await createHarness();
-    try {
+    await withHarness(async (own) => {
       const ann = await own.signUp({ name: "Ann Depositor", email: "ann.dep@test.local" });
       const ben = await own.signUp({ name: "Ben Depositor", email: "ben.dep@test.local" });
       const a1 = await own.deposit(ann.token, 10, { transactionId: "TXA-0001" });
@@ -177,10 +176,7 @@ describe("GET /api/admin/deposits", () => {
       expect(await ids("?search=nobody-matches")).toEqual([]);
       expect(await ids("?search=")).toEqual([a2, b1, a1]);
       expect(await own.call("GET", "/api/admin/deposits?status=maybe", { token: own.adminToken })).toMatchObject({ status: 400 });
-      await own.checkLedger();
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   test("GET /api/admin/deposits?status=pending lists every pending request, however many, the oldest too", async () => {

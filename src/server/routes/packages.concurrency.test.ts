@@ -1,132 +1,125 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
 import type { Program } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
-import { createHarness, type Harness } from "../../testing/harness";
+import { withHarness, type Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 import { matrixHelpers, systemBalance } from "../../testing/matrix";
 import { MatrixModel } from "../../testing/matrixModel";
 
-// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
-setDefaultTimeout(60_000);
-
 // PGlite runs one connection, so races only exist on real Postgres:
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun test src/server/routes/packages.concurrency.test.ts
-let h: Harness;
-beforeAll(async () => {
-  if (onPostgres) h = await createHarness({ max: 20 });
-});
-afterAll(() => h?.close());
+describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
+  let h: Harness;
+  useMoneyHarness((made) => (h = made), { max: 20 });
 
-test.skipIf(!onPostgres)("40 partners of one referrer buying 3P and 6P level 1 at the same moment fill the matrices as if one by one", async () => {
-  const m = matrixHelpers(h);
-  const admin = { token: h.adminToken };
-  await h.fund(h.adminToken, 100);
-  await m.bought(admin, "3p", 1); // the root: system
-  await m.bought(admin, "6p", 1);
-  const referrer = await m.member();
-  await m.bought(referrer, "3p", 1); // admin's 3P slot 1: paid
-  await m.bought(referrer, "6p", 1); // admin's 6P slot 1: passed up to system
-  const buyers = [];
-  for (let i = 0; i < 40; i++) buyers.push(await m.member(referrer, 10));
-  const systemBefore = await systemBalance(h.db);
+  test("40 partners of one referrer buying 3P and 6P level 1 at the same moment fill the matrices as if one by one", async () => {
+    const m = matrixHelpers(h);
+    const admin = { token: h.adminToken };
+    await h.fund(h.adminToken, 100);
+    await m.bought(admin, "3p", 1); // the root: system
+    await m.bought(admin, "6p", 1);
+    const referrer = await m.member();
+    await m.bought(referrer, "3p", 1); // admin's 3P slot 1: paid
+    await m.bought(referrer, "6p", 1); // admin's 6P slot 1: passed up to system
+    const buyers = [];
+    for (let i = 0; i < 40; i++) buyers.push(await m.member(referrer, 10));
+    const systemBefore = await systemBalance(h.db);
 
-  const answers = await Promise.all(buyers.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
-  expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-
-  // Whatever the order, one by one gives (rules in docs/rules.md#slots):
-  // 3P: referrer paid by its entrants 1, 2, 4, 5; entrants 3 and 6 pass up to the admin (slots 2
-  //     and 3), and 6 freezes it. Then the admin: slots 1, 2 paid, 3 frozen; the rest to system.
-  // 6P: referrer entrants 1 and 7 pass up, 2-5 and 8-11 paid, 6 and 12 pass up; frozen after
-  //     12. The admin gets those 4 in slots 2-5, then 6 completes, 1 passes up, 2-5 paid, 6
-  //     freezes; the rest to system.
-  const state = async (who: { token: string }, program: string) => {
-    const v = await m.matrix(who, program, 1);
-    return [v.status, v.cycles, v.slots.filter((s: { filled: boolean }) => s.filled).length, v.earned];
-  };
-  expect(await state(referrer, "3p")).toEqual(["frozen", 2, 0, 20]);
-  expect(await state(admin, "3p")).toEqual(["frozen", 2, 0, 20]); // 5 from the referrer + 3 entrants
-  expect(await state(referrer, "6p")).toEqual(["frozen", 2, 0, 40]);
-  expect(await state(admin, "6p")).toEqual(["frozen", 2, 0, 40]);
-  // 80 purchases of $5: $20 + $40 to the referrer, $15 + $40 to the admin, the rest to system.
-  expect(await systemBalance(h.db)).toBe(systemBefore + (400n - 115n) * 100n);
-
-  const outcomes = rowsOf<{ program: string; outcome: string; n: number }>(
-    await h.db.execute(sql`SELECT program, outcome, count(*)::int AS n FROM placements
-      WHERE buyer_id IN (SELECT id FROM users WHERE referrer_id = ${referrer.id}) GROUP BY 1, 2 ORDER BY 1, 2`),
-  );
-  expect(outcomes.map((o) => [o.program, o.outcome, o.n])).toEqual([
-    ["3p", "paid", 7],
-    ["3p", "pass_up", 4],
-    ["3p", "system", 33],
-    ["6p", "paid", 16],
-    ["6p", "pass_up", 7],
-    ["6p", "system", 24],
-  ]);
-  for (const b of buyers.slice(0, 3)) expect(await m.balance(b)).toBe(0);
-  await h.checkLedger();
-});
-
-test.skipIf(!onPostgres)("purchases under every level of a tree, all at once and while sign-ups move chains, end in the state of a one-by-one replay in commit order", async () => {
-  const h2 = await createHarness({ max: 20 });
-  try {
-    const m = matrixHelpers(h2);
-    // 13 users with both level 1 matrices open (bought top-down, one by one), then 30 new
-    // partners spread over all of them buy both programs at once: the walks overlap at every depth.
-    const top = await m.member(undefined, 20);
-    const middle = [await m.member(top, 20), await m.member(top, 20), await m.member(top, 20)];
-    const bottom: Awaited<ReturnType<typeof m.member>>[] = [];
-    for (const parent of middle) for (let i = 0; i < 3; i++) bottom.push(await m.member(parent, 20));
-    const nodes = [top, ...middle, ...bottom];
-    for (const n of nodes) for (const p of ["3p", "6p"]) await m.bought(n, p, 1);
-    const leaves = [];
-    for (let i = 0; i < 30; i++) leaves.push(await m.member(nodes[i % nodes.length], 10));
-
-    // Meanwhile a line of sign-ups grows under the last middle user, until its branch takes the
-    // chain over at every level above it (chains.ts): walks run while chains move under them.
-    const chainOf = async (u: { myReferralId: string }) =>
-      rowsOf<{ chain_id: string }>(await h2.db.execute(sql`SELECT chain_id FROM users WHERE referral_id = ${u.myReferralId}`))[0]!.chain_id;
-    const topChain = await chainOf(top);
-    expect(await chainOf(middle[2]!)).not.toBe(topChain);
-    const growLine = async () => {
-      for (let parent = bottom.at(-1)!, i = 0; i < 30; i++) parent = await h2.signUp({ referralId: parent.myReferralId });
-    };
-    const [answers] = await Promise.all([Promise.all(leaves.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)])), growLine()]);
+    const answers = await Promise.all(buyers.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
-    expect(await chainOf(middle[2]!)).toBe(topChain);
 
-    // Replay every purchase in transfer id order. A transaction that waits for a row another
-    // holds inserts its transfer after the other commits, so this order is a valid one-by-one
-    // order; nothing skipped by a walk could change meanwhile (no unfreezes, no new openings above).
-    const users = rowsOf<{ id: string; referrer_id: string | null }>(await h2.db.execute(sql`SELECT id, referrer_id FROM users`));
-    const model = new MatrixModel((program, level) => ({ cost: 500n * 2n ** BigInt(level - 1), unfreezeCost: 0n }));
-    for (const u of users) {
-      model.addUser(u.id, u.referrer_id);
-      model.move("external", u.id, 1_000_000n, "deposit");
-    }
-    const purchases = rowsOf<{ id: string; from_account: string; to_account: string; program: Program; level: number }>(
-      await h2.db.execute(sql`SELECT t.id::text AS id, from_account, to_account, program, level FROM transfers t WHERE kind = 'purchase' ORDER BY t.id`),
+    // Whatever the order, one by one gives (rules in docs/rules.md#slots):
+    // 3P: referrer paid by its entrants 1, 2, 4, 5; entrants 3 and 6 pass up to the admin (slots 2
+    //     and 3), and 6 freezes it. Then the admin: slots 1, 2 paid, 3 frozen; the rest to system.
+    // 6P: referrer entrants 1 and 7 pass up, 2-5 and 8-11 paid, 6 and 12 pass up; frozen after
+    //     12. The admin gets those 4 in slots 2-5, then 6 completes, 1 passes up, 2-5 paid, 6
+    //     freezes; the rest to system.
+    const state = async (who: { token: string }, program: string) => {
+      const v = await m.matrix(who, program, 1);
+      return [v.status, v.cycles, v.slots.filter((s: { filled: boolean }) => s.filled).length, v.earned];
+    };
+    expect(await state(referrer, "3p")).toEqual(["frozen", 2, 0, 20]);
+    expect(await state(admin, "3p")).toEqual(["frozen", 2, 0, 20]); // 5 from the referrer + 3 entrants
+    expect(await state(referrer, "6p")).toEqual(["frozen", 2, 0, 40]);
+    expect(await state(admin, "6p")).toEqual(["frozen", 2, 0, 40]);
+    // 80 purchases of $5: $20 + $40 to the referrer, $15 + $40 to the admin, the rest to system.
+    expect(await systemBalance(h.db)).toBe(systemBefore + (400n - 115n) * 100n);
+
+    const outcomes = rowsOf<{ program: string; outcome: string; n: number }>(
+      await h.db.execute(sql`SELECT program, outcome, count(*)::int AS n FROM placements
+        WHERE buyer_id IN (SELECT id FROM users WHERE referrer_id = ${referrer.id}) GROUP BY 1, 2 ORDER BY 1, 2`),
     );
-    expect(purchases).toHaveLength(2 * (nodes.length + leaves.length));
-    for (const t of purchases) {
-      const expected = model.purchase(t.from_account, t.program, Number(t.level));
-      const steps = rowsOf<{ owner_id: string | null; slot: number | null; cycle: number | null; outcome: string }>(
-        await h2.db.execute(sql`SELECT owner_id, slot, cycle, outcome FROM placements WHERE transfer_id = ${t.id} ORDER BY id`),
+    expect(outcomes.map((o) => [o.program, o.outcome, o.n])).toEqual([
+      ["3p", "paid", 7],
+      ["3p", "pass_up", 4],
+      ["3p", "system", 33],
+      ["6p", "paid", 16],
+      ["6p", "pass_up", 7],
+      ["6p", "system", 24],
+    ]);
+    for (const b of buyers.slice(0, 3)) expect(await m.balance(b)).toBe(0);
+    await h.checkLedger();
+  });
+
+  test("purchases under every level of a tree, all at once and while sign-ups move chains, end in the state of a one-by-one replay in commit order", async () => {
+    await withHarness(async (h2) => {
+      const m = matrixHelpers(h2);
+      // 13 users with both level 1 matrices open (bought top-down, one by one), then 30 new
+      // partners spread over all of them buy both programs at once: the walks overlap at every depth.
+      const top = await m.member(undefined, 20);
+      const middle = [await m.member(top, 20), await m.member(top, 20), await m.member(top, 20)];
+      const bottom: Awaited<ReturnType<typeof m.member>>[] = [];
+      for (const parent of middle) for (let i = 0; i < 3; i++) bottom.push(await m.member(parent, 20));
+      const nodes = [top, ...middle, ...bottom];
+      for (const n of nodes) for (const p of ["3p", "6p"]) await m.bought(n, p, 1);
+      const leaves = [];
+      for (let i = 0; i < 30; i++) leaves.push(await m.member(nodes[i % nodes.length], 10));
+
+      // Meanwhile a line of sign-ups grows under the last middle user, until its branch takes the
+      // chain over at every level above it (chains.ts): walks run while chains move under them.
+      const chainOf = async (u: { myReferralId: string }) =>
+        rowsOf<{ chain_id: string }>(await h2.db.execute(sql`SELECT chain_id FROM users WHERE referral_id = ${u.myReferralId}`))[0]!.chain_id;
+      const topChain = await chainOf(top);
+      expect(await chainOf(middle[2]!)).not.toBe(topChain);
+      const growLine = async () => {
+        for (let parent = bottom.at(-1)!, i = 0; i < 30; i++) parent = await h2.signUp({ referralId: parent.myReferralId });
+      };
+      const [answers] = await Promise.all([Promise.all(leaves.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)])), growLine()]);
+      expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+      expect(await chainOf(middle[2]!)).toBe(topChain);
+
+      // Replay every purchase in transfer id order. A transaction that waits for a row another
+      // holds inserts its transfer after the other commits, so this order is a valid one-by-one
+      // order; nothing skipped by a walk could change meanwhile (no unfreezes, no new openings above).
+      const users = rowsOf<{ id: string; referrer_id: string | null }>(await h2.db.execute(sql`SELECT id, referrer_id FROM users`));
+      const model = new MatrixModel((program, level) => ({ cost: 500n * 2n ** BigInt(level - 1), unfreezeCost: 0n }));
+      for (const u of users) {
+        model.addUser(u.id, u.referrer_id);
+        model.move("external", u.id, 1_000_000n, "deposit");
+      }
+      const purchases = rowsOf<{ id: string; from_account: string; to_account: string; program: Program; level: number }>(
+        await h2.db.execute(sql`SELECT t.id::text AS id, from_account, to_account, program, level FROM transfers t WHERE kind = 'purchase' ORDER BY t.id`),
       );
-      expect({ payee: t.to_account, steps: steps.map((s) => [s.owner_id, s.slot, s.cycle, s.outcome]) }).toEqual({
-        payee: "transfers" in expected ? expected.transfers[0]![1] : "refused",
-        steps: "steps" in expected ? expected.steps : [],
-      });
-    }
-    const rows = rowsOf<{ user_id: string; program: string; level: number; status: string; cycles: number; slots: string[] }>(
-      await h2.db.execute(sql`SELECT user_id, program, level, status, cycles, slots FROM user_levels`),
-    );
-    expect(Object.fromEntries(rows.map((r) => [`${r.user_id}|${r.program}|${r.level}`, { status: r.status, cycles: r.cycles, slots: r.slots }]))).toEqual(
-      Object.fromEntries(model.levels),
-    );
-    expect(rows.some((r) => r.status === "frozen")).toBe(true);
-    await h2.checkLedger();
-  } finally {
-    await h2.close();
-  }
+      expect(purchases).toHaveLength(2 * (nodes.length + leaves.length));
+      for (const t of purchases) {
+        const expected = model.purchase(t.from_account, t.program, Number(t.level));
+        const steps = rowsOf<{ owner_id: string | null; slot: number | null; cycle: number | null; outcome: string }>(
+          await h2.db.execute(sql`SELECT owner_id, slot, cycle, outcome FROM placements WHERE transfer_id = ${t.id} ORDER BY id`),
+        );
+        expect({ payee: t.to_account, steps: steps.map((s) => [s.owner_id, s.slot, s.cycle, s.outcome]) }).toEqual({
+          payee: "transfers" in expected ? expected.transfers[0]![1] : "refused",
+          steps: "steps" in expected ? expected.steps : [],
+        });
+      }
+      const rows = rowsOf<{ user_id: string; program: string; level: number; status: string; cycles: number; slots: string[] }>(
+        await h2.db.execute(sql`SELECT user_id, program, level, status, cycles, slots FROM user_levels`),
+      );
+      expect(Object.fromEntries(rows.map((r) => [`${r.user_id}|${r.program}|${r.level}`, { status: r.status, cycles: r.cycles, slots: r.slots }]))).toEqual(
+        Object.fromEntries(model.levels),
+      );
+      expect(rows.some((r) => r.status === "frozen")).toBe(true);
+    }, { max: 20 });
+  });
 });

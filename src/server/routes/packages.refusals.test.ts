@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../../testing/harness";
+import { expect, test } from "bun:test";
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 import { matrixHelpers } from "../../testing/matrix";
-
-// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
-setDefaultTimeout(60_000);
 
 let h: Harness;
 let m: ReturnType<typeof matrixHelpers>;
-beforeAll(async () => {
-  h = await createHarness();
-  m = matrixHelpers(h);
+useMoneyHarness((made) => {
+  h = made;
+  m = matrixHelpers(made);
 });
-afterAll(() => h.close());
 
 const levelStatus = async (user: { token: string }, program: string, level: number) =>
   (await h.me(user.token)).packages[program].levels[level - 1].status as string;

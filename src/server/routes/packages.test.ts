@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { createHarness, type Harness } from "../../testing/harness";
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 import { matrixHelpers, stepsOf, systemBalance } from "../../testing/matrix";
-
-// Bun applies the preload's timeout to the first file of a run only; databases need more than 5 s.
-setDefaultTimeout(60_000);
 
 // Level 1 costs $5 in both programs; unfreezing it costs $2.50. The admin (root) never buys, so
 // a walk that reaches it pays `system`. Every test builds its own branch under the admin.
 let h: Harness;
 let m: ReturnType<typeof matrixHelpers>;
-beforeAll(async () => {
-  h = await createHarness();
-  m = matrixHelpers(h);
+useMoneyHarness((made) => {
+  h = made;
+  m = matrixHelpers(made);
 });
-afterAll(() => h.close());
 
 test("3P: slots 1 and 2 pay the owner, slot 3 completes a cycle and passes up, the second cycle freezes", async () => {
   const top = await m.member();

@@ -1,37 +1,35 @@
 import { Hono } from "hono";
 import { purchaseLevel, unfreezeLevel } from "../../core/matrix";
 import { matrixOf } from "../../core/matrixView";
+import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
-import { toDollars } from "../../shared/money";
+import { levelParam } from "../../shared/schemas";
 import type { AppEnv } from "../env";
+import { reply } from "../reply";
 import { idempotency, transact } from "../transact";
 import { validatePath } from "../validate";
-import { levelParam } from "./programs";
 
-/** Buying and unfreezing levels, and the caller's matrix. Mounted under /user behind requireUser. */
+/** Buying and unfreezing levels, and the caller's matrix. Behind requireUser (/user/*). */
 export const packageRoutes = new Hono<AppEnv>()
-  .post("/packages/purchase/:program/:level", idempotency, validatePath(levelParam), (c) => {
+  .post(API.purchase.path, idempotency, validatePath(levelParam), (c) => {
     const { program, level } = c.req.valid("param");
     return transact(
       c,
+      API.purchase,
       (tx) => purchaseLevel(tx, c.get("user").id, program, level),
-      () => ({ body: { msg: MSG.levelPurchased } }),
+      () => ({ msg: MSG.levelPurchased }),
     );
   })
-  .post("/packages/unfreeze/:program/:level", idempotency, validatePath(levelParam), (c) => {
+  .post(API.unfreeze.path, idempotency, validatePath(levelParam), (c) => {
     const { program, level } = c.req.valid("param");
     return transact(
       c,
+      API.unfreeze,
       (tx) => unfreezeLevel(tx, c.get("user").id, program, level),
-      () => ({ body: { msg: MSG.levelUnfrozen } }),
+      () => ({ msg: MSG.levelUnfrozen }),
     );
   })
-  .get("/matrix/:program/:level", validatePath(levelParam), async (c) => {
+  .get(API.matrix.path, validatePath(levelParam), async (c) => {
     const { program, level } = c.req.valid("param");
-    const matrix = await matrixOf(c.get("deps").db, c.get("user").id, program, level);
-    return c.json({
-      ...matrix,
-      slots: matrix.slots.map((s) => ({ ...s, filledAt: s.filledAt?.toISOString() ?? null })),
-      earned: toDollars(matrix.earned),
-    });
+    return reply(c, API.matrix, await matrixOf(c.get("deps").db, c.get("user").id, program, level));
   });

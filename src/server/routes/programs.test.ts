@@ -1,16 +1,9 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createHarness, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import { describe, expect, test } from "bun:test";
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-// Refusals are answers; nothing here may reach the 500 path.
-afterEach(() => expect(h.logged).toEqual([]));
+useMoneyHarness((made) => (h = made));
 
 const levels = async (program: string) => (await h.call("GET", `/api/programs/${program}/levels`)).body;
 const patch = (path: string, body: unknown, token = h.adminToken) => h.call("PATCH", `/api/programs/${path}`, { token, body });

@@ -1,17 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { sign } from "hono/jwt";
-import { createHarness, TEST_JWT_SECRET, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import { expiredToken, forgedToken, TEST_JWT_SECRET, withHarness, type Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness();
-});
-afterAll(() => h.close());
-afterEach(() => h.checkLedger());
+useMoneyHarness((made) => (h = made));
 
 const now = () => Math.floor(Date.now() / 1000);
 const noToken = { msg: "No token, authorization denied", code: "no_token" };
@@ -39,7 +33,7 @@ describe("tokens", () => {
 
   test("an expired token answers 401 'Token is not valid'", async () => {
     const user = await h.signUp();
-    const token = await sign({ sub: user.id, jti: crypto.randomUUID(), iat: now() - 7200, exp: now() - 60 }, TEST_JWT_SECRET, "HS256");
+    const token = await expiredToken(user.id);
     expect(await h.call("GET", "/api/auth", { token })).toMatchObject({ status: 401, body: badToken });
   });
 
@@ -48,7 +42,7 @@ describe("tokens", () => {
     const claims = { sub: user.id, jti: crypto.randomUUID(), iat: now(), exp: now() + 60 };
     const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
     const forged = [
-      await sign(claims, "another-secret-that-is-long-enough-for-hs256", "HS256"),
+      await forgedToken(user.id),
       await sign(claims, TEST_JWT_SECRET, "HS512"),
       `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`,
       await sign({ sub: user.id, jti: crypto.randomUUID(), iat: now() }, TEST_JWT_SECRET, "HS256"),
@@ -149,7 +143,6 @@ describe("malformed requests", () => {
 
 describe("unexpected failures", () => {
   test("an unexpected error answers 500 {msg: 'Server error.'} with no stack, and is logged", async () => {
-    const before = h.logged.length;
     await h.db.execute(sql`ALTER TABLE newsletter_subscribers RENAME TO newsletter_subscribers_away`);
     try {
       const res = await h.call("POST", "/api/newsletter", { body: { email: "someone@example.com" } });
@@ -158,12 +151,12 @@ describe("unexpected failures", () => {
     } finally {
       await h.db.execute(sql`ALTER TABLE newsletter_subscribers_away RENAME TO newsletter_subscribers`);
     }
-    expect(h.logged.length).toBe(before + 1);
-    expect(String(h.logged.at(-1))).toContain("newsletter_subscribers");
+    const logged = h.takeLogged();
+    expect(logged).toHaveLength(1);
+    expect(String(logged[0])).toContain("newsletter_subscribers");
   });
 
   test("a failed query is logged without its parameters, so no password hash reaches the log", async () => {
-    const before = h.logged.length;
     await h.db.execute(sql`ALTER TABLE users ADD CONSTRAINT test_refuses_boom CHECK (name <> 'Boom') NOT VALID`);
     let res;
     try {
@@ -174,8 +167,9 @@ describe("unexpected failures", () => {
       await h.db.execute(sql`ALTER TABLE users DROP CONSTRAINT test_refuses_boom`);
     }
     expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error.", code: "server_error" } });
-    expect(h.logged.length).toBe(before + 1);
-    const logged = h.logged.at(-1) as Error;
+    const taken = h.takeLogged();
+    expect(taken).toHaveLength(1);
+    const logged = taken[0] as Error;
     const text = `${String(logged)}\n${logged.stack}\n${Bun.inspect(logged)}`;
     expect(text).toContain('insert into "users"');
     expect(text).toContain("test_refuses_boom");
@@ -196,6 +190,7 @@ describe("unexpected failures", () => {
       await h.db.execute(sql`ALTER TABLE transfers_away RENAME TO transfers`);
     }
     expect({ status: res.status, body: res.body }).toEqual({ status: 500, body: { msg: "Server error.", code: "server_error" } });
+    expect(h.takeLogged()).toHaveLength(1);
     expect((await h.me(sender.token)).balance).toBe(30);
     expect((await h.me(recipient.token)).balance).toBe(0);
     await h.checkLedger();
@@ -224,8 +219,7 @@ describe("headers", () => {
   });
 
   test("CORS_ORIGINS allows exactly the origins listed", async () => {
-    const listed = await createHarness({ config: { corsOrigins: ["https://app.example"] } });
-    try {
+    await withHarness(async (listed) => {
       const allowed = await listed.call("GET", "/api/config", { headers: { origin: "https://app.example" } });
       expect(allowed.headers.get("access-control-allow-origin")).toBe("https://app.example");
       const preflight = await listed.call("OPTIONS", "/api/user/gift", {
@@ -235,8 +229,6 @@ describe("headers", () => {
       expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-auth-token");
       const foreign = await listed.call("GET", "/api/config", { headers: { origin: "https://evil.example" } });
       expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
-    } finally {
-      await listed.close();
-    }
+    }, { config: { corsOrigins: ["https://app.example"] } });
   });
 });

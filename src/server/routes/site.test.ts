@@ -1,17 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { DEMO_WALLET_ADDRESS } from "../config";
-import { createHarness, type Harness } from "../../testing/harness";
-
-// The preload's default timeout reaches the first test file of a run only; databases take a while.
-setDefaultTimeout(60_000);
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
-beforeAll(async () => {
-  h = await createHarness({ config: { depositWalletAddress: "TOperatorWallet123" } });
-});
-afterAll(() => h.close());
-// Refusals are answers; nothing here may reach the 500 path.
-afterEach(() => expect(h.logged).toEqual([]));
+useMoneyHarness((made) => (h = made), { config: { depositWalletAddress: "TOperatorWallet123" } });
 
 describe("GET /api/config", () => {
   test("GET /api/config answers the configured deposit wallet address to anyone", async () => {

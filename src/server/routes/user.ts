@@ -1,46 +1,42 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { findReferrer, searchUsers } from "../../core/users";
 import { requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
-import { SEARCH_MIN_LENGTH } from "../../shared/constants";
+import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
-import { depositSchema, giftSchema, withdrawSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
+import { reply } from "../reply";
 import { idempotency, transact } from "../transact";
 import { validate } from "../validate";
 
-const searchQuery = z.object({
-  search: z
-    .string({ error: MSG.searchTooShort })
-    .trim()
-    .min(SEARCH_MIN_LENGTH, MSG.searchTooShort)
-    .max(100, "Search text must be at most 100 characters."),
-});
-
-/** Everything a signed-in user does with their own account. Mounted behind requireUser. */
+/** Everything a signed-in user does with their own account. Behind requireUser (/user/*). */
 export const userRoutes = new Hono<AppEnv>()
-  .get("/details/:referralId", async (c) => c.json(await findReferrer(c.get("deps").db, c.req.param("referralId"), c.get("user").id)))
-  .post("/deposit", idempotency, validate("json", depositSchema), (c) =>
+  .get(API.referrer.path, async (c) =>
+    reply(c, API.referrer, await findReferrer(c.get("deps").db, c.req.param("referralId"), c.get("user").id)),
+  )
+  .post(API.deposit.path, idempotency, validate("json", API.deposit.body), (c) =>
     transact(
       c,
+      API.deposit,
       (tx) => requestDeposit(tx, c.get("user").id, c.req.valid("json")),
-      () => ({ body: { msg: MSG.depositSubmitted }, status: 201 }),
+      () => ({ msg: MSG.depositSubmitted }),
     ),
   )
-  .post("/withdraw", idempotency, validate("json", withdrawSchema), (c) =>
+  .post(API.withdraw.path, idempotency, validate("json", API.withdraw.body), (c) =>
     transact(
       c,
+      API.withdraw,
       (tx) => requestWithdrawal(tx, c.get("user").id, c.req.valid("json")),
-      () => ({ body: { msg: MSG.withdrawalSubmitted }, status: 201 }),
+      () => ({ msg: MSG.withdrawalSubmitted }),
     ),
   )
-  .get("/search", validate("query", searchQuery), async (c) =>
-    c.json(await searchUsers(c.get("deps").db, c.req.valid("query").search, c.get("user").id)),
+  .get(API.searchUsers.path, validate("query", API.searchUsers.query), async (c) =>
+    reply(c, API.searchUsers, await searchUsers(c.get("deps").db, c.req.valid("query").search, c.get("user").id)),
   )
-  .post("/gift", idempotency, validate("json", giftSchema), (c) =>
+  .post(API.gift.path, idempotency, validate("json", API.gift.body), (c) =>
     transact(
       c,
+      API.gift,
       (tx) => sendGift(tx, c.get("user").id, c.req.valid("json")),
-      () => ({ body: { msg: MSG.giftSent } }),
+      () => ({ msg: MSG.giftSent }),
     ),
   );

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
-import { createHarness, type Harness } from "../../testing/harness";
+import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
@@ -175,8 +175,7 @@ describe("GET /api/admin/withdrawals", () => {
   });
 
   test("GET /api/admin/withdrawals lists every request newest first, filtered by status and by search text", async () => {
-    const own = await createHarness();
-    try {
+    await withHarness(async (own) => {
       const ann = await own.signUp({ name: "Ann Withdrawer", email: "ann.wd@test.local" });
       const ben = await own.signUp({ name: "Ben Withdrawer", email: "ben.wd@test.local" });
       await own.fund(ann.token, 100);
@@ -200,9 +199,6 @@ describe("GET /api/admin/withdrawals", () => {
       expect(await ids("?search=tannt")).toEqual([a2]);
       expect(await ids("?search=%25")).toEqual([]);
       expect(await ids("?search=_")).toEqual([]);
-      await own.checkLedger();
-    } finally {
-      await own.close();
-    }
+    });
   });
 });

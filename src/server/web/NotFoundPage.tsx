@@ -1,4 +1,5 @@
 import { brand } from "../../ui/content";
+import { PAGES } from "../../shared/pages";
 import { Document, type Assets } from "./Document";
 import { SkipLink } from "./landing/LandingPage";
 import { SiteFooter } from "./SiteFooter";
@@ -20,8 +21,8 @@ export function NotFoundPage({ assets, path }: { assets: Assets; path: string })
               There is no page at <code className="font-mono text-fg-soft">{path}</code>. It may have moved, or the link may be mistyped.
             </p>
             <div className="mt-6 flex flex-wrap justify-center gap-3">
-              <a href="/" className="btn-primary">Back to home</a>
-              <a href="/userDashboard" className="btn-secondary">Open your dashboard</a>
+              <a href={PAGES.home} className="btn-primary">Back to home</a>
+              <a href={PAGES.dashboard} className="btn-secondary">Open your dashboard</a>
             </div>
           </div>
         </main>

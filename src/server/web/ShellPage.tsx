@@ -1,4 +1,5 @@
 import { AuthFrame } from "../../ui/AuthFrame";
+import { PAGES } from "../../shared/pages";
 import { brand } from "../../ui/content";
 import { FullScreenLoader } from "../../ui/FullScreenLoader";
 import { Document, type Assets } from "./Document";
@@ -17,7 +18,7 @@ export function ShellPage({ assets, kind, title }: { assets: Assets; kind: Shell
       <div id="root">{kind === "auth" ? <AuthFrame busy /> : <FullScreenLoader />}</div>
       <noscript>
         <p className="fixed inset-x-0 bottom-0 m-0 bg-danger p-4 text-center text-white">
-          This page needs JavaScript. Please enable it, or visit the <a className="text-white underline" href="/">home page</a>.
+          This page needs JavaScript. Please enable it, or visit the <a className="text-white underline" href={PAGES.home}>home page</a>.
         </p>
       </noscript>
     </Document>

@@ -1,5 +1,7 @@
 import { brand, nav } from "../../ui/content";
-import { LandingIcon, Logo } from "./landing/icons";
+import { PAGES } from "../../shared/pages";
+import { Logo } from "../../ui/Brand";
+import { Icon } from "../../ui/icons";
 
 /**
  * The top bar of the marketing site. Works with JavaScript off (plain links); the landing
@@ -10,7 +12,7 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-line-subtle bg-ink/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4">
-        <a href="/" className="flex shrink-0 items-center gap-2 rounded-control text-lg font-bold text-fg no-underline focus-ring">
+        <a href={PAGES.home} className="flex shrink-0 items-center gap-2 rounded-control text-lg font-bold text-fg no-underline focus-ring">
           <Logo />
           <span className="hidden min-[400px]:inline">
             {brand.name.split(" ")[0]} <span className="heading-gradient">{brand.name.split(" ").slice(1).join(" ")}</span>
@@ -25,10 +27,10 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="ml-auto flex items-center gap-2 lg:ml-0" data-auth-slot>
-          <a href="/login" className="btn-secondary btn-sm">
+          <a href={PAGES.login} className="btn-secondary btn-sm">
             Log In
           </a>
-          <a href="/register" className="btn-primary btn-sm">
+          <a href={PAGES.register} className="btn-primary btn-sm">
             Register
           </a>
         </div>
@@ -41,7 +43,7 @@ export function SiteHeader() {
           aria-label="Open menu"
           className="btn-secondary btn-sm px-2.5 text-lg lg:hidden"
         >
-          <LandingIcon name="menu" />
+          <Icon name="menu" />
         </button>
       </div>
       <nav id="mobile-nav" aria-label="Main" hidden className="border-t border-line-subtle px-4 pb-4 pt-2 lg:hidden">

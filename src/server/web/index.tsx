@@ -5,7 +5,7 @@ import { listLevels } from "../../core/levels";
 import { subscribe } from "../../core/newsletter";
 import { PROGRAMS } from "../../shared/constants";
 import { MSG } from "../../shared/messages";
-import { toDollars } from "../../shared/money";
+import { isPage, PAGES, type PagePath } from "../../shared/pages";
 import { newsletterSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { NO_ASSETS, renderDocument, type Assets } from "./Document";
@@ -23,11 +23,11 @@ export interface WebOptions {
   publicDir?: string;
 }
 
-/** Client-routed pages, compared case-insensitively (/logIn, /Register...). */
-const SHELLS: { match: (path: string) => boolean; kind: ShellKind; title: string }[] = [
-  { match: (p) => p === "/login", kind: "auth", title: "Log In" },
-  { match: (p) => p === "/register", kind: "auth", title: "Register" },
-  { match: (p) => p === "/userdashboard" || p.startsWith("/userdashboard/"), kind: "dashboard", title: "Dashboard" },
+/** Client-routed pages, compared case-insensitively (/logIn, /Register...); the dashboard with every page below it. */
+const SHELLS: { page: PagePath; nested?: boolean; kind: ShellKind; title: string }[] = [
+  { page: PAGES.login, kind: "auth", title: "Log In" },
+  { page: PAGES.register, kind: "auth", title: "Register" },
+  { page: PAGES.dashboard, nested: true, kind: "dashboard", title: "Dashboard" },
 ];
 
 /** The no-JS newsletter form comes back to "/" with one of these in ?newsletter=. */
@@ -50,7 +50,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   const html = (c: Context<AppEnv>, body: string, status: 200 | 404 = 200) =>
     c.html(body, status, { "Cache-Control": "no-cache" });
 
-  app.get("/", compress(), async (c) => {
+  app.get(PAGES.home, compress(), async (c) => {
     const prices = await levelPrices(c);
     const notice = NOTICES[c.req.query("newsletter") ?? ""] ?? null;
     return html(c, renderDocument(<LandingPage assets={assets("landing")} prices={prices} notice={notice} />));
@@ -64,12 +64,11 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
       const subscription = await subscribe(c.get("deps").db, parsed.data.email);
       outcome = subscription === "subscribed" ? "subscribed" : "already";
     }
-    return c.redirect(`/?newsletter=${outcome}#newsletter`, 303);
+    return c.redirect(`${PAGES.home}?newsletter=${outcome}#newsletter`, 303);
   });
 
   app.get("*", compress(), async (c, next) => {
-    const path = c.req.path.toLowerCase().replace(/\/+$/, "");
-    const shell = SHELLS.find((s) => s.match(path));
+    const shell = SHELLS.find((s) => isPage(c.req.path, s.page, s));
     if (!shell) return next();
     return html(c, renderDocument(<ShellPage assets={assets("app")} kind={shell.kind} title={shell.title} />));
   });
@@ -85,7 +84,7 @@ async function levelPrices(c: Context<AppEnv>): Promise<LevelPrices> {
   const prices: LevelPrices = { "3p": [], "6p": [] };
   try {
     for (const program of PROGRAMS) {
-      prices[program] = (await listLevels(db, program)).map((l) => ({ level: l.level, cost: toDollars(l.cost) }));
+      prices[program] = (await listLevels(db, program)).map((l) => ({ level: l.level, cost: l.cost }));
     }
   } catch (error) {
     (log ?? console.error)("Landing page: level prices unavailable", error);

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brand, footer, hero } from "../../ui/content";
 import type { Database } from "../../db/client";
-import { freshDatabase, testHasher } from "../../testing/db";
+import { testDeps } from "../../testing/harness";
+import { useDatabase } from "../../testing/useHarness";
 import { createApp } from "../app";
-import { loadConfig } from "../config";
 import { mountWeb } from "./index";
 import type { Manifest } from "./manifest";
 
@@ -20,18 +20,13 @@ let database: Database;
 let app: ReturnType<typeof createApp>;
 const publicDir = mkdtempSync(join(tmpdir(), "web-public-"));
 
-beforeAll(async () => {
+useDatabase((made) => {
+  database = made;
   mkdirSync(join(publicDir, "build"));
   writeFileSync(join(publicDir, "build", "main-abc.js"), "console.log('app')");
   writeFileSync(join(publicDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
-  database = await freshDatabase();
-  app = createApp(
-    { db: database.db, config: loadConfig({}), hasher: testHasher, jwtSecret: "test-secret-that-is-long-enough-for-hs256", log: () => {} },
-    { web: (a) => mountWeb(a, { manifest, publicDir }) },
-  );
-  // A fresh embedded database can take a while (the first one of a run builds the template).
-}, 60_000);
-afterAll(() => database?.close());
+  app = createApp(testDeps(database.db), { web: (a) => mountWeb(a, { manifest, publicDir }) });
+});
 
 const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
 
@@ -129,10 +124,7 @@ describe("headers, assets and unknown pages", () => {
   });
 
   test("without a build manifest the pages still render, just without assets", async () => {
-    const bare = createApp(
-      { db: database.db, config: loadConfig({}), hasher: testHasher, jwtSecret: "test-secret-that-is-long-enough-for-hs256", log: () => {} },
-      { web: (a) => mountWeb(a, { manifest: null, publicDir }) },
-    );
+    const bare = createApp(testDeps(database.db), { web: (a) => mountWeb(a, { manifest: null, publicDir }) });
     const html = await (await bare.request("/")).text();
     expect(html).toContain(hero.title);
     expect(html).not.toContain("<script");

@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import AdminAuditPage from "./AdminAuditPage";
 import type { AuditEntry } from "./api/getAudit";
 
@@ -34,7 +34,7 @@ const secondPage = [entry("1", "user_delete", ["user", "u9"], { name: "Grace", e
 function serve(audit: (url: URL) => Response) {
   return serveFetch((request) => {
     const url = new URL(request.url);
-    return url.pathname === "/api/auth" ? json(admin) : audit(url);
+    return url.pathname === "/api/auth" ? json(wireMe(admin)) : audit(url);
   });
 }
 

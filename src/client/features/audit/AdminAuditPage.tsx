@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { Pagination } from "../../components/Pagination";
-import { QueryState } from "../../components/QueryState";
+import { PagedQueryState } from "../../components/QueryState";
 import { useAudit } from "./api/getAudit";
 import { AuditTable } from "./AuditTable";
 
@@ -11,20 +10,17 @@ export default function AdminAuditPage() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="heading-gradient text-2xl font-bold">Admin Audit</h1>
-      <QueryState
+      <PagedQueryState
         query={audit}
+        page={page}
+        onPage={setPage}
         error="Failed to load the audit trail."
         empty="No admin actions recorded yet."
         isEmpty={(data) => data.entries.length === 0}
         loadingLabel="Loading the audit trail..."
       >
-        {(data) => (
-          <div className={audit.isPlaceholderData ? "opacity-60" : ""}>
-            <AuditTable entries={data.entries} />
-            <Pagination page={page} totalPages={data.totalPages} onChange={setPage} busy={audit.isPlaceholderData} />
-          </div>
-        )}
-      </QueryState>
+        {(data) => <AuditTable entries={data.entries} />}
+      </PagedQueryState>
     </div>
   );
 }

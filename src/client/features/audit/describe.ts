@@ -1,3 +1,4 @@
+import { parseDollars } from "../../../shared/money";
 import { formatMoney } from "../../components/Money";
 import type { AuditEntry, AuditValues } from "./api/getAudit";
 
@@ -33,9 +34,9 @@ const fieldLabel = (key: string) => FIELDS[key] ?? humanize(key);
 function formatValue(key: string, value: unknown): string {
   if (value === null || value === undefined) return "none";
   if (typeof value === "boolean") return value ? "yes" : "no";
-  if (MONEY.has(key) && (typeof value === "string" || typeof value === "number") && Number.isFinite(Number(value))) {
-    return formatMoney(Number(value));
-  }
+  // The trail records amounts as dollar text ("12.50"), read back exactly.
+  const cents = MONEY.has(key) ? parseDollars(value) : null;
+  if (cents !== null) return formatMoney(cents);
   if (key.endsWith("At") && typeof value === "string" && !Number.isNaN(Date.parse(value))) return DATE.format(new Date(value));
   return typeof value === "object" ? JSON.stringify(value) : String(value);
 }

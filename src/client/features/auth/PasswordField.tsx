@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from "react";
 import { Field } from "../../components/Field";
-import { MenuIcon } from "../../layout/icons";
+import { Icon } from "../../../ui/icons";
 
 interface PasswordFieldProps {
   label: string;
@@ -36,7 +36,7 @@ export function PasswordField({ label, name, value, error, autoComplete, onChang
             aria-controls={control.id}
             className="absolute inset-y-1 right-1 flex w-10 cursor-pointer items-center justify-center rounded-control border-0 bg-transparent text-lg text-muted hover:text-fg focus-ring"
           >
-            <MenuIcon name={visible ? "eye-off" : "eye"} />
+            <Icon name={visible ? "eye-off" : "eye"} />
           </button>
         </div>
       )}

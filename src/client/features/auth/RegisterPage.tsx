@@ -1,32 +1,29 @@
-import { useEffect, useState, type ChangeEvent, type FormEvent } from "react";
+import { useEffect } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { registerSchema, type RegisterInput } from "../../../shared/schemas";
+import { PAGES } from "../../../shared/pages";
+import { registerSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
-import { fieldErrors } from "../../lib/fieldErrors";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useAdminReferralId, useRegister } from "./api/register";
 import { AuthFrame } from "../../../ui/AuthFrame";
-import { focusFirstError } from "./focusFirstError";
 import { PasswordField } from "./PasswordField";
 
-type Values = RegisterInput & { confirmPassword: string };
-type Errors = Partial<Record<keyof Values, string>>;
-
-export function validateRegistration(values: Values): Errors {
-  const result = registerSchema.safeParse(values);
-  const errors: Errors = result.success ? {} : fieldErrors<keyof Values>(result.error);
-  if (!values.confirmPassword) errors.confirmPassword = "Please confirm your password.";
-  else if (values.confirmPassword !== values.password) errors.confirmPassword = "Passwords do not match";
-  return errors;
+/** The confirmation is the form's own rule: the API never receives it. */
+function confirmation(values: { password: string; confirmPassword: string }) {
+  if (!values.confirmPassword) return { confirmPassword: "Please confirm your password." };
+  return values.confirmPassword === values.password ? {} : { confirmPassword: "Passwords do not match" };
 }
 
 export default function RegisterPage() {
   const [params] = useSearchParams();
   const ref = params.get("ref")?.trim() ?? "";
-  const [values, setValues] = useState<Values>({ name: "", email: "", password: "", confirmPassword: "", referralId: ref });
-  const [errors, setErrors] = useState<Errors>({});
-  const [tried, setTried] = useState(false);
+  const { values, setValues, errors, set, submit } = useSchemaForm(
+    registerSchema,
+    { name: "", email: "", password: "", confirmPassword: "", referralId: ref },
+    { check: confirmation },
+  );
   const admin = useAdminReferralId(!ref);
   const register = useRegister();
   const navigate = useNavigate();
@@ -35,37 +32,25 @@ export default function RegisterPage() {
   // Without ?ref the admin's ID is the default, filled in once unless the visitor typed one.
   useEffect(() => {
     if (adminId) setValues((v) => (v.referralId ? v : { ...v, referralId: adminId }));
-  }, [adminId]);
+  }, [adminId, setValues]);
 
-  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
-    const next = { ...values, [event.target.name]: event.target.value };
-    setValues(next);
-    if (tried) setErrors(validateRegistration(next));
-  };
-
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setTried(true);
-    const found = validateRegistration(values);
-    setErrors(found);
-    if (Object.keys(found).length > 0) return focusFirstError(event.currentTarget);
-    const { confirmPassword: _, ...payload } = values;
+  const onSubmit = submit((payload) =>
     register.mutate(payload, {
       onSuccess: (answer) => {
         toast.success(successMessage(answer, "Registration successful! Please log in."));
-        navigate("/login");
+        navigate(PAGES.login);
       },
       onError: (error) => {
         toast.error(failureMessage(error, "Registration failed. Please try again."));
       },
-    });
-  };
+    }),
+  );
 
   const underAdmin = !ref && Boolean(adminId) && values.referralId.trim() === adminId;
   const text = (name: "name" | "email", label: string, type: string, autoComplete: string) => (
     <Field label={label} error={errors[name]}>
       {(control) => (
-        <input {...control} name={name} type={type} autoComplete={autoComplete} required value={values[name]} onChange={onChange} className="input" />
+        <input {...control} name={name} type={type} autoComplete={autoComplete} required value={values[name]} onChange={set(name)} className="input" />
       )}
     </Field>
   );
@@ -75,14 +60,14 @@ export default function RegisterPage() {
       <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Register">
         {text("name", "Name", "text", "name")}
         {text("email", "Email", "email", "email")}
-        <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} error={errors.password} onChange={onChange} />
+        <PasswordField label="Password" name="password" autoComplete="new-password" value={values.password} error={errors.password} onChange={set("password")} />
         <PasswordField
           label="Confirm password"
           name="confirmPassword"
           autoComplete="new-password"
           value={values.confirmPassword}
           error={errors.confirmPassword}
-          onChange={onChange}
+          onChange={set("confirmPassword")}
         />
         <Field
           label="Referral ID"
@@ -90,7 +75,7 @@ export default function RegisterPage() {
           hint={ref ? "Filled in from your invitation link." : underAdmin ? "Registering under Admin ID" : admin.isPending ? "Loading the default referral ID..." : undefined}
         >
           {(control) => (
-            <input {...control} name="referralId" type="text" autoComplete="off" spellCheck={false} required value={values.referralId} onChange={onChange} className="input font-mono" />
+            <input {...control} name="referralId" type="text" autoComplete="off" spellCheck={false} required value={values.referralId} onChange={set("referralId")} className="input font-mono" />
           )}
         </Field>
         <button type="submit" className="btn-primary mt-1 w-full py-3 text-base" disabled={register.isPending}>
@@ -99,7 +84,7 @@ export default function RegisterPage() {
       </form>
       <p className="m-0 mt-6 text-center text-sm muted">
         Already have an account?{" "}
-        <Link to="/login" className="link">
+        <Link to={PAGES.login} className="link">
           Log In
         </Link>
       </p>

@@ -42,7 +42,7 @@ test("a valid deposit is posted, shows the server's message and empties the form
   fill("Amount (USDT)", "12.50");
   submit();
   expect(await screen.findByText("Deposit request submitted successfully.")).toBeTruthy();
-  expect(await seen[0]!.json()).toEqual({ address: "TXyz", transactionId: "abc123", amount: 12.5 });
+  expect(await seen[0]!.json()).toEqual({ address: "TXyz", transactionId: "abc123", amount: "12.50" });
   expect(seen[0]!.headers.get("Idempotency-Key")).toMatch(KEY);
   await waitFor(() => expect((screen.getByLabelText("Amount (USDT)") as HTMLInputElement).value).toBe(""));
 });

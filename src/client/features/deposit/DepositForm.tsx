@@ -1,16 +1,12 @@
-import type { FormEvent } from "react";
 import { MIN_DEPOSIT } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
-import { toDollars } from "../../../shared/money";
 import { depositSchema } from "../../../shared/schemas";
-import { Field } from "../../components/Field";
-import { fieldErrors } from "../../lib/fieldErrors";
-import { useFormValues } from "../../lib/useFormValues";
+import { AmountInput, Field } from "../../components/Field";
 import { withToast } from "../../lib/serverMessage";
+import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useCreateDeposit } from "./api/createDeposit";
 
-type Values = { address: string; transactionId: string; amount: string };
-const EMPTY: Values = { address: "", transactionId: "", amount: "" };
+const EMPTY = { address: "", transactionId: "", amount: "" };
 
 /**
  * The deposit request. noValidate: the browser's own bubbles would pre-empt our messages and
@@ -18,23 +14,16 @@ const EMPTY: Values = { address: "", transactionId: "", amount: "" };
  * keyboards and assistive tech.
  */
 export function DepositForm() {
-  const { values, errors, setErrors, set, reset } = useFormValues(EMPTY);
+  const { values, errors, set, submit, reset } = useSchemaForm(depositSchema, EMPTY);
   const deposit = useCreateDeposit();
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = depositSchema.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors<keyof Values>(parsed.error));
-      return;
-    }
-    setErrors({});
+  const onSubmit = submit(async (data) => {
     const texts = { loading: "Submitting deposit request...", success: MSG.depositSubmitted, failure: "Submission failed." };
-    if (await withToast(texts, () => deposit.submit({ ...parsed.data, amount: toDollars(parsed.data.amount) }))) reset();
-  }
+    if (await withToast(texts, () => deposit.submit(data))) reset();
+  });
 
   return (
-    <form noValidate onSubmit={submit} className="card flex flex-col gap-4" aria-labelledby="deposit-form-title">
+    <form noValidate onSubmit={onSubmit} className="card flex flex-col gap-4" aria-labelledby="deposit-form-title">
       <h2 id="deposit-form-title" className="card-title">
         Submit your deposit
       </h2>
@@ -47,19 +36,7 @@ export function DepositForm() {
         )}
       </Field>
       <Field label="Amount (USDT)" error={errors.amount}>
-        {(a11y) => (
-          <input
-            {...a11y}
-            className="input"
-            type="number"
-            inputMode="decimal"
-            min={MIN_DEPOSIT}
-            step="0.01"
-            required
-            value={values.amount}
-            onChange={set("amount")}
-          />
-        )}
+        {(a11y) => <AmountInput {...a11y} min={MIN_DEPOSIT} value={values.amount} onChange={set("amount")} />}
       </Field>
       <button type="submit" className="btn btn-primary focus-ring" disabled={deposit.isPending}>
         {deposit.isPending ? "Submitting..." : "Submit deposit"}

@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import SendGiftsPage from "./SendGiftsPage";
 
 useDom();
@@ -14,7 +14,7 @@ const type = (value: string) => fireEvent.change(screen.getByLabelText("Find a u
 function serve(found = [grace], gift: () => Response = () => json({ msg: "Gift sent successfully!" })) {
   return serveFetch((request) => {
     const path = new URL(request.url).pathname;
-    if (path === "/api/auth") return json(me);
+    if (path === "/api/auth") return json(wireMe(me));
     if (path === "/api/user/search") return json(found);
     if (path === "/api/user/gift") return gift();
     return json({ msg: "Not found." }, 404);
@@ -81,7 +81,7 @@ test("a gift goes to the chosen user's email, shows the server's message and clo
   expect(await screen.findByText("Gift sent successfully!")).toBeTruthy();
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   const post = seen.find((r) => r.method === "POST")!;
-  expect(await post.json()).toEqual({ amount: 0.01, recipientEmail: "grace@example.com" });
+  expect(await post.json()).toEqual({ amount: "0.01", recipientEmail: "grace@example.com" });
   expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });
 

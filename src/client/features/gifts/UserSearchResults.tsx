@@ -12,7 +12,7 @@ export function UserSearchResults({ text, onChoose }: { text: string; onChoose: 
   return (
     <ul className="flex flex-col gap-3" aria-label="Search results">
       {search.data.map((found) => (
-        <li key={found._id} className="card flex flex-wrap items-center justify-between gap-3">
+        <li key={found.id} className="card flex flex-wrap items-center justify-between gap-3">
           <div className="min-w-0">
             <p className="truncate font-semibold">{found.name}</p>
             <p className="muted truncate text-sm">{found.email}</p>

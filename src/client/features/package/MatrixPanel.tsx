@@ -2,7 +2,7 @@ import type { ProgramId } from "../../../shared/constants";
 import { ErrorState } from "../../components/ErrorState";
 import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
-import { LockIcon } from "../../components/icons";
+import { Icon } from "../../../ui/icons";
 import { useMatrix } from "./api/getMatrix";
 import type { LevelView } from "./levels";
 
@@ -14,7 +14,7 @@ export function MatrixPanel({ program, view }: { program: ProgramId; view: Level
   if (locked) {
     return (
       <section aria-live="polite" className="card flex flex-col items-center gap-2 py-8 text-center">
-        <LockIcon className="text-3xl muted" />
+        <Icon name="lock" className="text-3xl muted" />
         <p className="card-title">Level {view.level} is locked.</p>
         <p className="muted">Purchase previous levels to unlock.</p>
       </section>

@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import type { Me } from "../../lib/me";
 import PackagePage from "./PackagePage";
 
@@ -18,7 +18,7 @@ function meWith(statuses: Me["packages"]["3p"]["levels"][number]["status"][]): M
 function serve(me: Me) {
   return serveFetch((request) => {
     const path = new URL(request.url).pathname;
-    if (path === "/api/auth") return json(me);
+    if (path === "/api/auth") return json(wireMe(me));
     if (path.endsWith("/levels")) return json(prices);
     const matrix = path.match(/\/api\/user\/matrix\/(\dp)\/(\d+)$/);
     if (matrix) {
@@ -99,9 +99,9 @@ test("unfreezing asks first, posts the unfreeze and falls back to 'Level unfroze
   const me = meWith(["active", "frozen", "locked", "locked"]);
   const seen = serveFetch((request) => {
     const path = new URL(request.url).pathname;
-    if (path === "/api/auth") return json(me);
+    if (path === "/api/auth") return json(wireMe(me));
     if (path.endsWith("/levels")) return json(prices);
-    if (path.includes("/unfreeze/")) return json({});
+    if (path.includes("/unfreeze/")) return json({ msg: "" });
     return json({ program: "3p", level: 1, status: "active", slotCount: 3, cycles: 0, slots: [], earned: 0 });
   });
   renderClient(<PackagePage />, { me });

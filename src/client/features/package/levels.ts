@@ -1,6 +1,6 @@
-import type { LevelStatus, Me } from "../../lib/me";
+import type { Me } from "../../lib/me";
 import type { LevelPrice } from "../programs/api/getLevels";
-import type { ProgramId } from "../../../shared/constants";
+import type { LevelStatus, ProgramId } from "../../../shared/constants";
 
 /** One level card: the program's price joined with the user's state at that level. */
 export interface LevelView {

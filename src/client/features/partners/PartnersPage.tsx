@@ -1,8 +1,8 @@
 import { useState } from "react";
 import toast from "react-hot-toast";
+import { referralLink } from "../../../shared/pages";
 import { CopyButton } from "../../components/CopyButton";
-import { Pagination } from "../../components/Pagination";
-import { QueryState } from "../../components/QueryState";
+import { PagedQueryState } from "../../components/QueryState";
 import { useMe } from "../../lib/me";
 import { usePartners } from "./api/getPartners";
 import { PartnersTable } from "./PartnersTable";
@@ -21,7 +21,7 @@ export default function PartnersPage() {
   const [page, setPage] = useState(1);
   const partners = usePartners(page);
   const { user } = useMe();
-  const link = user ? `${window.location.origin}/register?ref=${encodeURIComponent(user.myReferralId)}` : "";
+  const link = user ? referralLink(window.location.origin, user.myReferralId) : "";
 
   return (
     <div className="flex flex-col gap-6">
@@ -37,20 +37,17 @@ export default function PartnersPage() {
           <CopyButton text={link} label="Copy link" onCopied={() => toast.success("Link copied to clipboard!")} />
         </div>
       )}
-      <QueryState
+      <PagedQueryState
         query={partners}
+        page={page}
+        onPage={setPage}
         error="Could not load your partners."
         empty="No partners yet. Share your invitation link to build your team."
         isEmpty={(data) => data.partners.length === 0}
         loadingLabel="Loading partners..."
       >
-        {(data) => (
-          <div className={partners.isPlaceholderData ? "opacity-60" : ""}>
-            <PartnersTable rows={data.partners} />
-            <Pagination page={page} totalPages={data.totalPages} onChange={setPage} busy={partners.isPlaceholderData} />
-          </div>
-        )}
-      </QueryState>
+        {(data) => <PartnersTable rows={data.partners} />}
+      </PagedQueryState>
     </div>
   );
 }

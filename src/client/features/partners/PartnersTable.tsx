@@ -9,5 +9,5 @@ const columns: Column<Partner>[] = [
 ];
 
 export function PartnersTable({ rows }: { rows: Partner[] }) {
-  return <DataTable caption="Your direct partners, newest first" rows={rows} rowKey={(partner) => partner._id} columns={columns} />;
+  return <DataTable caption="Your direct partners, newest first" rows={rows} rowKey={(partner) => partner.id} columns={columns} />;
 }

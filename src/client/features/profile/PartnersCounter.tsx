@@ -1,5 +1,5 @@
 import { COUNTDOWN_SECONDS } from "../../../shared/constants";
-import { MenuIcon } from "../../layout/icons";
+import { Icon } from "../../../ui/icons";
 import { useCountdown, useCountUp } from "./useCountUp";
 
 const COUNT_MS = 2000;
@@ -14,7 +14,7 @@ export function PartnersCounter({ total, countdownSeconds = COUNTDOWN_SECONDS }:
   return (
     <section aria-labelledby="partners-title" className="card flex flex-col items-center justify-center text-center">
       <h2 id="partners-title" className="m-0 flex items-center gap-2 text-sm font-semibold uppercase tracking-wider muted">
-        <MenuIcon name="partners" className="text-lg text-figure-violet" /> Total Partners
+        <Icon name="partners" className="text-lg text-figure-violet" /> Total Partners
       </h2>
       {/* The moving figure is hidden from screen readers; they get the final one. */}
       <p className="m-0 my-3 text-5xl font-extrabold tabular-nums text-figure-blue" aria-hidden="true" data-testid="partners-count">

@@ -1,11 +1,12 @@
 import { Link } from "react-router";
 import { PROGRAMS } from "../../../shared/constants";
-import { CheckIcon } from "../../components/icons";
+import { PAGES, referralLink } from "../../../shared/pages";
 import { CopyButton } from "../../components/CopyButton";
 import { formatMoney } from "../../components/Money";
 import { availableBalance, type Me } from "../../lib/me";
 import { Avatar } from "../../layout/Avatar";
 import { useReferrer } from "./api/getReferrer";
+import { Icon } from "../../../ui/icons";
 
 const rowLabel = "m-0 text-xs font-semibold uppercase tracking-wider muted";
 
@@ -68,7 +69,7 @@ export function BalanceCard({ user }: { user: Me }) {
 }
 
 export function ReferralCard({ user }: { user: Me }) {
-  const link = `${window.location.origin}/register?ref=${encodeURIComponent(user.myReferralId)}`;
+  const link = referralLink(window.location.origin, user.myReferralId);
   const fields = [
     { id: "referral-id", label: "Referral ID", value: user.myReferralId, copy: "Copy ID" },
     { id: "referral-link", label: "Referral link", value: link, copy: "Copy link" },
@@ -103,13 +104,13 @@ export function ActivePackages({ user }: { user: Me }) {
       {active.length === 0 ? (
         <p className="m-0 muted">
           No active packages yet.{" "}
-          <Link to="/userDashboard/package" className="link">Buy your first level</Link>
+          <Link to={PAGES.package} className="link">Buy your first level</Link>
         </p>
       ) : (
         <ul className="m-0 flex list-none flex-wrap gap-2 p-0">
           {active.map((p) => (
             <li key={`${p.program}-${p.level}`} className="badge-active px-3 py-1 text-sm">
-              <CheckIcon /> {p.program.toUpperCase()} Level {p.level}
+              <Icon name="check" /> {p.program.toUpperCase()} Level {p.level}
             </li>
           ))}
         </ul>

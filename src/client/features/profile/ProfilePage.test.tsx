@@ -45,7 +45,7 @@ test("people who ask for less motion see the figure at once", async () => {
 
 test("the profile shows the referrer from /api/user/details, the referral link and the active packages", async () => {
   const seen = serveFetch(() => json({ name: "Grace Hopper", myReferralId: "GRACE1" }));
-  const me = makeMe({ referredBy: "GRACE1", myReferralId: "ADA123", balance: 42.5 });
+  const me = makeMe({ referredBy: "GRACE1", myReferralId: "ADA123", balance: 4250n });
   me.packages["3p"].levels[0] = { level: 1, status: "active", cycles: 0, boxes: [] };
   me.packages["6p"].levels[1] = { level: 2, status: "frozen", cycles: 2, boxes: [] };
   renderClient(<ProfilePage />, { me });

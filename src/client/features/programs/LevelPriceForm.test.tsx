@@ -1,17 +1,17 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import { AdminLevelsPage } from "./AdminLevelsPage";
 
 useDom();
 
 const admin = makeMe({ role: "admin" });
 
-function serve(levels: unknown, patch: () => Response = () => json({ msg: "Level updated successfully!" })) {
+function serve(levels: unknown, patch: () => Response = () => json({ msg: "Level updated successfully!", level: { level: 2, cost: 12.75, unfreezeCost: 0 } })) {
   return serveFetch((request) => {
     const path = new URL(request.url).pathname;
-    if (path === "/api/auth") return json(admin);
+    if (path === "/api/auth") return json(wireMe(admin));
     if (request.method === "PATCH") return patch();
     if (path === "/api/programs/3p/levels") return levels instanceof Response ? levels : json(levels);
     return json({ msg: "Not found." }, 404);
@@ -48,7 +48,8 @@ test("a level edit sends both prices as decimals, zero allowed, and confirms", a
   expect(await screen.findByText("Level updated successfully!")).toBeTruthy();
   const patch = seen.find((r) => r.method === "PATCH")!;
   expect(new URL(patch.url).pathname).toBe("/api/programs/3p/levels/2");
-  expect(await patch.json()).toEqual({ cost: 12.75, unfreezeCost: 0 });
+  // Exact decimal text, never a float.
+  expect(await patch.json()).toEqual({ cost: "12.75", unfreezeCost: "0.00" });
 });
 
 test("a refused level edit without a server message says 'Failed to update level'", async () => {

@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import AdminDashboardPage from "./AdminDashboardPage";
 
 useDom();
@@ -16,13 +16,14 @@ const deposit = {
   transactionId: "tx-1",
   status: "pending",
   createdAt: "2026-03-01T10:00:00.000Z",
+  decidedAt: null,
 };
 
 test("accepting a deposit shows 'Request successfully accepted.' and reloads the list", async () => {
   let pending = [deposit];
   const seen = serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(admin);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
     if (request.method === "PUT") {
       pending = [];
       return json({ msg: "Request successfully accepted." });
@@ -44,7 +45,7 @@ test("a refused decision shows the server's reason, else 'Failed to process requ
   let answer = json({ msg: "This request has already been processed." }, 409);
   serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(admin);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
     if (request.method === "PUT") return answer;
     return json(url.pathname === "/api/admin/deposits" ? [deposit] : []);
   });
@@ -60,7 +61,7 @@ test("a refused decision shows the server's reason, else 'Failed to process requ
 test("the dashboard says 'Could not load dashboard data.' when a list fails to load", async () => {
   serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(admin);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
     return url.pathname === "/api/admin/withdrawals" ? new Response("", { status: 500 }) : json([]);
   });
   renderClient(<AdminDashboardPage />, { me: admin });

@@ -1,15 +1,12 @@
-import { useState } from "react";
-import { SEARCH_DEBOUNCE_MS } from "../../../shared/constants";
 import { QueryState } from "../../components/QueryState";
-import { useDebouncedValue } from "../../lib/useDebouncedValue";
+import { useSearchText } from "../../lib/useSearchText";
 import { useDeposits } from "./api/getDeposits";
 import { DepositTable } from "./DepositTable";
 import { HistorySearch } from "./HistorySearch";
 
 /** Admin: every deposit request with its status, searchable. */
 export default function AdminDepositPage() {
-  const [text, setText] = useState("");
-  const search = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const { text, setText, search } = useSearchText();
   const deposits = useDeposits({ search });
   return (
     <div className="flex flex-col gap-6">

@@ -1,15 +1,12 @@
-import { useState } from "react";
-import { SEARCH_DEBOUNCE_MS } from "../../../shared/constants";
 import { QueryState } from "../../components/QueryState";
-import { useDebouncedValue } from "../../lib/useDebouncedValue";
+import { useSearchText } from "../../lib/useSearchText";
 import { useWithdrawals } from "./api/getWithdrawals";
 import { HistorySearch } from "./HistorySearch";
 import { WithdrawalTable } from "./WithdrawalTable";
 
 /** Admin: every withdrawal request with its status, searchable. */
 export default function AdminWithdrawPage() {
-  const [text, setText] = useState("");
-  const search = useDebouncedValue(text.trim(), SEARCH_DEBOUNCE_MS);
+  const { text, setText, search } = useSearchText();
   const withdrawals = useWithdrawals({ search });
   return (
     <div className="flex flex-col gap-6">

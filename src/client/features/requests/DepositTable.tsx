@@ -21,5 +21,5 @@ export function DepositTable({ rows, caption, actions }: DepositTableProps) {
     { header: "Transaction ID", cell: (row) => <LongId value={row.transactionId} label="transaction ID" /> },
     statusOrActions(actions),
   ];
-  return <DataTable caption={caption} rows={rows} rowKey={(row) => row._id} columns={columns} />;
+  return <DataTable caption={caption} rows={rows} rowKey={(row) => row.id} columns={columns} />;
 }

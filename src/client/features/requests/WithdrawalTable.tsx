@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { DataTable, type Column } from "../../components/DataTable";
 import { Money } from "../../components/Money";
-import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
+import { estimateCents } from "../../lib/withdrawalEstimate";
 import type { WithdrawalRequest } from "./api/getWithdrawals";
 import { LongId } from "../../components/LongText";
 import { dateColumn, statusOrActions, userColumn } from "./columns";
@@ -12,8 +12,8 @@ interface WithdrawalTableProps {
   actions?: (row: WithdrawalRequest) => ReactNode;
 }
 
-/** What the admin pays to the wallet: the amount minus the 8% fee (the recorded fee once accepted). */
-const toSend = (row: WithdrawalRequest) => (row.fee != null ? row.amount - row.fee : (estimateWithdrawal(String(row.amount))?.receive ?? 0));
+/** What the admin pays to the wallet: the amount minus the withdrawal fee (the recorded fee once accepted). */
+const toSend = (row: WithdrawalRequest) => (row.fee != null ? row.amount - row.fee : estimateCents(row.amount).receive);
 
 export function WithdrawalTable({ rows, caption, actions }: WithdrawalTableProps) {
   const columns: Column<WithdrawalRequest>[] = [
@@ -25,5 +25,5 @@ export function WithdrawalTable({ rows, caption, actions }: WithdrawalTableProps
     { header: "Wallet", cell: (row) => <LongId value={row.accountNumber} label="wallet address" /> },
     statusOrActions(actions),
   ];
-  return <DataTable caption={caption} rows={rows} rowKey={(row) => row._id} columns={columns} />;
+  return <DataTable caption={caption} rows={rows} rowKey={(row) => row.id} columns={columns} />;
 }

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { RequestStatus } from "../../../shared/constants";
 import type { Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
 import { EmailText } from "../../components/LongText";
@@ -6,10 +7,10 @@ import { StatusBadge } from "../../components/StatusBadge";
 
 /** The columns deposit and withdrawal tables share: when, who, and the status or the admin's buttons. */
 interface RequestRow {
-  createdAt: string;
+  createdAt: Date;
   userName: string;
   userEmail: string;
-  status: "pending" | "accepted" | "declined";
+  status: RequestStatus;
 }
 
 export const dateColumn = <R extends RequestRow>(): Column<R> => ({ header: "Date", cell: (row) => <DateTime value={row.createdAt} /> });

@@ -1,7 +1,7 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import TransactionsPage from "./TransactionsPage";
 
 useDom();
@@ -16,13 +16,14 @@ const row = (id: string, kind: string, amount: number, balanceAfter: number, ext
   balanceAfter,
   program: null,
   level: null,
+  requestId: null,
   ...extra,
 });
 
 test("the statement shows kinds in words, signed amounts and the balance after, page by page", async () => {
   const seen = serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(me);
+    if (url.pathname === "/api/auth") return json(wireMe(me));
     const page = Number(url.searchParams.get("page"));
     const transactions =
       page === 1
@@ -43,7 +44,7 @@ test("the statement shows kinds in words, signed amounts and the balance after, 
 });
 
 test("an empty statement says 'No transactions yet.'", async () => {
-  serveFetch((request) => (new URL(request.url).pathname === "/api/auth" ? json(me) : json({ transactions: [], page: 1, totalPages: 1 })));
+  serveFetch((request) => (new URL(request.url).pathname === "/api/auth" ? json(wireMe(me)) : json({ transactions: [], page: 1, totalPages: 1 })));
   renderClient(<TransactionsPage />, { me });
   expect(await screen.findByText("No transactions yet.")).toBeTruthy();
 });

@@ -1,6 +1,5 @@
 import { useState } from "react";
-import { Pagination } from "../../components/Pagination";
-import { QueryState } from "../../components/QueryState";
+import { PagedQueryState } from "../../components/QueryState";
 import { useTransactions } from "./api/getTransactions";
 import { TransactionsTable } from "./TransactionsTable";
 
@@ -11,20 +10,17 @@ export default function TransactionsPage() {
   return (
     <div className="flex flex-col gap-6">
       <h1 className="heading-gradient text-2xl font-bold">Transactions</h1>
-      <QueryState
+      <PagedQueryState
         query={statement}
+        page={page}
+        onPage={setPage}
         error="Could not load your transactions."
         empty="No transactions yet."
         isEmpty={(data) => data.transactions.length === 0}
         loadingLabel="Loading transactions..."
       >
-        {(data) => (
-          <div className={statement.isPlaceholderData ? "opacity-60" : ""}>
-            <TransactionsTable rows={data.transactions} />
-            <Pagination page={page} totalPages={data.totalPages} onChange={setPage} busy={statement.isPlaceholderData} />
-          </div>
-        )}
-      </QueryState>
+        {(data) => <TransactionsTable rows={data.transactions} />}
+      </PagedQueryState>
     </div>
   );
 }

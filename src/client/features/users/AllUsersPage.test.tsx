@@ -1,18 +1,18 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import AllUsersPage from "./AllUsersPage";
 
 useDom();
 
 const admin = makeMe({ role: "admin" });
-const ada = { _id: "u1", name: "Ada", email: "ada@example.com", role: "user", balance: 12.5 };
+const ada = { _id: "u1", name: "Ada", email: "ada@example.com", role: "user", balance: 12.5, createdAt: "2026-01-02T00:00:00.000Z" };
 
 function serve(users: (url: URL) => Response) {
   return serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(admin);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
     if (request.method === "DELETE") return json({ msg: "User deleted successfully!" });
     return users(url);
   });
@@ -22,7 +22,7 @@ test("the user list asks for page 1 with 10 per page and shows balances as '12.5
   const seen = serve(() => json({ users: [ada], totalPages: 1 }));
   renderClient(<AllUsersPage />, { me: admin });
   expect(await screen.findByText("12.50 $")).toBeTruthy();
-  expect(new URL(seen.find((r) => r.url.includes("/admin/users"))!.url).search).toBe("?page=1&limit=10&search=");
+  expect(new URL(seen.find((r) => r.url.includes("/admin/users"))!.url).search).toBe("?page=1&limit=10");
 });
 
 test("a failed user list says 'Failed to fetch users.' under 'An Error Occurred'", async () => {
@@ -53,7 +53,7 @@ test("a gift from system funds posts the amount under a new Idempotency-Key per 
   const sent = "Gift sent successfully from system funds!";
   const seen = serveFetch((request) => {
     const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(admin);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
     if (request.method === "POST") return json({ msg: sent });
     return json({ users: [ada], totalPages: 1 });
   });
@@ -68,7 +68,7 @@ test("a gift from system funds posts the amount under a new Idempotency-Key per 
   }
   const posts = seen.filter((r) => r.method === "POST");
   expect(posts.map((r) => new URL(r.url).pathname)).toEqual(["/api/admin/users/u1/gift", "/api/admin/users/u1/gift"]);
-  expect(await posts[0]!.json()).toEqual({ amount: 5 });
+  expect(await posts[0]!.json()).toEqual({ amount: "5.00" });
   const [first, second] = posts.map((r) => r.headers.get("Idempotency-Key"));
   expect(first).toMatch(/^[0-9a-f-]{36}$/);
   expect(second).toMatch(/^[0-9a-f-]{36}$/);

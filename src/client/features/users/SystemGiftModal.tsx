@@ -13,7 +13,7 @@ export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClo
       email={user?.email}
       label="Amount (USDT)"
       pending={gift.isPending}
-      send={(amount) => gift.submit({ userId: user!._id, amount })}
+      send={(amount) => gift.submit({ userId: user!.id, amount })}
       successDefault={MSG.adminGiftSent}
       onClose={onClose}
     />

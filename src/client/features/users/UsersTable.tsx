@@ -25,14 +25,14 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
     });
     if (!ok) return;
     try {
-      toast.success(successMessage(await remove.mutateAsync(user._id), "User deleted successfully!"));
+      toast.success(successMessage(await remove.mutateAsync(user.id), "User deleted successfully!"));
     } catch (error) {
       toast.error(failureMessage(error, "Failed to delete user."));
     }
   }
 
   const columns: Column<UserRow>[] = [
-    { header: "ID", cell: (user) => <LongId value={user._id} label="user ID" /> },
+    { header: "ID", cell: (user) => <LongId value={user.id} label="user ID" /> },
     { header: "Name", cell: (user) => user.name },
     { header: "Email", cell: (user) => <EmailText email={user.email} /> },
     { header: "Balance", numeric: true, cell: (user) => <Money value={user.balance} /> },
@@ -55,5 +55,5 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
     },
   ];
 
-  return <DataTable caption="Users" rows={users} rowKey={(user) => user._id} columns={columns} />;
+  return <DataTable caption="Users" rows={users} rowKey={(user) => user.id} columns={columns} />;
 }

@@ -1,17 +1,17 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen } from "@testing-library/react";
 import { expect, test } from "bun:test";
-import { makeMe, renderClient } from "../../../testing/renderClient";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
 import { WithdrawForm } from "./WithdrawForm";
 
 useDom();
 
 // Balance 100 with 30 held by a pending withdrawal: 70 available.
-const me = makeMe({ balance: 100, pendingWithdrawalsTotal: 30 });
+const me = makeMe({ balance: 10_000n, pendingWithdrawalsTotal: 3_000n });
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const submit = () => fireEvent.click(screen.getByRole("button", { name: "Submit withdrawal" }));
-const serveMe = () => serveFetch((r) => (new URL(r.url).pathname === "/api/auth" ? json(me) : json({ msg: "Withdrawal request submitted." }, 201)));
+const serveMe = () => serveFetch((r) => (new URL(r.url).pathname === "/api/auth" ? json(wireMe(me)) : json({ msg: "Withdrawal request submitted." }, 201)));
 
 test("the withdrawal form shows the available balance: balance minus pending withdrawals", () => {
   serveMe();
@@ -71,8 +71,8 @@ test("the estimate shows the amount minus the 8% fee and that the full amount is
 });
 
 test("the withdrawal estimate rounds the fee half up to the cent, like the server", () => {
-  expect(estimateWithdrawal("100")).toEqual({ amount: 100, fee: 8, receive: 92 });
-  expect(estimateWithdrawal("1.06")).toEqual({ amount: 1.06, fee: 0.08, receive: 0.98 });
+  expect(estimateWithdrawal("100")).toEqual({ amount: 10_000n, fee: 800n, receive: 9_200n });
+  expect(estimateWithdrawal("1.06")).toEqual({ amount: 106n, fee: 8n, receive: 98n });
   expect(estimateWithdrawal("0")).toBeNull();
   expect(estimateWithdrawal("abc")).toBeNull();
 });
@@ -86,6 +86,6 @@ test("a valid withdrawal posts the chosen network and shows the server's message
   submit();
   expect(await screen.findByText("Withdrawal request submitted.")).toBeTruthy();
   const post = seen.find((r) => r.method === "POST")!;
-  expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0xabc", amount: 70 });
+  expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0xabc", amount: "70.00" });
   expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });

@@ -1,6 +1,6 @@
 import { hero, stats } from "../../../ui/content";
 import { HeroArt } from "./HeroArt";
-import { LandingIcon } from "./icons";
+import { Icon } from "../../../ui/icons";
 
 const FIGURE_TONES = ["text-figure-blue", "text-figure-violet", "text-figure-green", "text-figure-blue"];
 
@@ -21,7 +21,7 @@ export function Hero() {
           <p className="m-0 mt-5 max-w-xl text-lg leading-relaxed text-fg-soft">{hero.lead}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a href={hero.primaryCta.href} className="btn-primary px-6 py-3 text-base">
-              {hero.primaryCta.label} <LandingIcon name="arrow" />
+              {hero.primaryCta.label} <Icon name="arrow" />
             </a>
             <a href={hero.secondaryCta.href} className="btn-secondary px-6 py-3 text-base">
               {hero.secondaryCta.label}

@@ -1,9 +1,10 @@
 import { partners, programs } from "../../../ui/content";
 import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
-import { formatDollars } from "../../../shared/money";
+import { PAGES } from "../../../shared/pages";
+import { type Cents, formatDollars } from "../../../shared/money";
 import { SectionHeading } from "./Sections";
 
-export type LevelPrices = Record<ProgramId, { level: number; cost: number }[]>;
+export type LevelPrices = Record<ProgramId, { level: number; cost: Cents }[]>;
 
 /** Program cards with the live level prices (program_levels), so the marketing never lies about cost. */
 export function Programs({ prices }: { prices: LevelPrices }) {
@@ -40,7 +41,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                   ))}
                 </ol>
               )}
-              <a href="/register" className="btn-primary mt-6 self-start">{programs.join(card.name)}</a>
+              <a href={PAGES.register} className="btn-primary mt-6 self-start">{programs.join(card.name)}</a>
             </article>
           );
         })}

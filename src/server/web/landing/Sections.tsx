@@ -1,5 +1,6 @@
 import { shares, why } from "../../../ui/content";
-import { LandingIcon } from "./icons";
+import { PAGES } from "../../../shared/pages";
+import { Icon } from "../../../ui/icons";
 
 export function SectionHeading({ id, title, lead }: { id: string; title: string; lead: string }) {
   return (
@@ -20,7 +21,7 @@ export function WhyChooseUs() {
         {why.items.map((item) => (
           <li key={item.title} className="card transition duration-200 hover:border-line-strong hover:-translate-y-0.5">
             <span className="mb-4 inline-flex size-11 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-2xl text-white">
-              <LandingIcon name={item.icon} />
+              <Icon name={item.icon} />
             </span>
             <h3 className="m-0 mb-2 text-lg font-semibold">{item.title}</h3>
             <p className="m-0 text-sm leading-relaxed muted">{item.text}</p>
@@ -54,8 +55,8 @@ export function BuySellShares() {
             ))}
           </ol>
           <div className="mt-8 flex flex-wrap gap-3">
-            <a href="/register" className="btn-primary">{shares.cta.buy}</a>
-            <a href="/login" className="btn-secondary">{shares.cta.sell}</a>
+            <a href={PAGES.register} className="btn-primary">{shares.cta.buy}</a>
+            <a href={PAGES.login} className="btn-secondary">{shares.cta.sell}</a>
           </div>
         </div>
         {/* A static market card: decoration that reads as a list for assistive technology. */}

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { LoginInput } from "../../../../shared/schemas";
-import { api } from "../../../lib/api";
+import { AUTH } from "../../../../shared/contract/auth";
+import { call } from "../../../lib/api";
 import { meQuery } from "../../../lib/me";
 import { setToken } from "../../../lib/session";
 
-export const login = (input: LoginInput) => api<{ token: string }>("POST", "/auth/login", { body: input, quiet: true });
+export const login = (input: LoginInput) => call(AUTH.login, { body: input, quiet: true });
 
 /**
  * Stores the token and refreshes the current user before resolving, so the dashboard opens

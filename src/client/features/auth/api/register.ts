@@ -1,8 +1,9 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import type { RegisterInput } from "../../../../shared/schemas";
-import { api } from "../../../lib/api";
+import { AUTH } from "../../../../shared/contract/auth";
+import { call } from "../../../lib/api";
 
-export const register = (input: RegisterInput) => api<{ msg?: string }>("POST", "/auth/register", { body: input, quiet: true });
+export const register = (input: RegisterInput) => call(AUTH.register, { body: input, quiet: true });
 
 export const useRegister = () => useMutation({ mutationFn: register });
 
@@ -10,7 +11,7 @@ export const useRegister = () => useMutation({ mutationFn: register });
 export function useAdminReferralId(enabled: boolean) {
   return useQuery({
     queryKey: ["auth", "admin-referral-id"],
-    queryFn: ({ signal }) => api<{ referralId: string }>("GET", "/auth/admin-referral-id", { signal }),
+    queryFn: ({ signal }) => call(AUTH.adminReferralId, { signal }),
     enabled,
     staleTime: Infinity,
     refetchOnWindowFocus: false,

@@ -1,16 +1,19 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import { type Cents, formatDollars } from "../../../../shared/money";
+import { call } from "../../../lib/api";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey } from "../../requests/api/requestKeys";
 
 export interface DepositInput {
   address: string;
   transactionId: string;
-  amount: number;
+  amount: Cents;
 }
 
-export const createDeposit = ({ idempotencyKey, ...input }: DepositInput & Keyed) =>
-  api<{ msg?: string }>("POST", "/user/deposit", { body: input, idempotencyKey, quiet: true });
+// The amount goes as exact decimal text ("12.50"), never through a float.
+export const createDeposit = ({ idempotencyKey, amount, ...input }: DepositInput & Keyed) =>
+  call(MEMBER.deposit, { body: { ...input, amount: formatDollars(amount) }, idempotencyKey, quiet: true });
 
 /** A new deposit is pending: the balance is unchanged, but admin request lists in this tab are stale. */
 export function useCreateDeposit() {

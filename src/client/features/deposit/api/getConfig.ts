@@ -1,13 +1,14 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { PUBLIC } from "../../../../shared/contract/public";
+import type { siteConfig } from "../../../../shared/contract/public";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface SiteConfig {
-  depositWalletAddress: string;
-}
+export type SiteConfig = Answer<typeof siteConfig>;
 
 export const configKey = ["config"] as const;
 
-export const getConfig = (signal?: AbortSignal) => api<SiteConfig>("GET", "/config", { signal, quiet: true });
+export const getConfig = (signal?: AbortSignal) => call(PUBLIC.config, { signal, quiet: true });
 
 // The address changes only with a redeploy; no need to refetch it on every focus.
 export const configQuery = () => queryOptions({ queryKey: configKey, queryFn: ({ signal }) => getConfig(signal), staleTime: Infinity });

@@ -1,17 +1,16 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { SEARCH_MIN_LENGTH } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import type { foundUser } from "../../../../shared/contract/member";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface FoundUser {
-  _id: string;
-  name: string;
-  email: string;
-}
+export type FoundUser = Answer<typeof foundUser>;
 
 export const userSearchKey = (text: string) => ["user", "search", text] as const;
 
 export const searchUsers = (text: string, signal?: AbortSignal) =>
-  api<FoundUser[]>("GET", `/user/search?search=${encodeURIComponent(text)}`, { signal, quiet: true });
+  call(MEMBER.searchUsers, { query: { search: text }, signal, quiet: true });
 
 export const userSearchQuery = (text: string) =>
   queryOptions({ queryKey: userSearchKey(text), queryFn: ({ signal }) => searchUsers(text, signal) });

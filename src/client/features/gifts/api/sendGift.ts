@@ -1,16 +1,18 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import { type Cents, formatDollars } from "../../../../shared/money";
+import { call } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
 
 export interface GiftInput {
-  amount: number;
+  amount: Cents;
   recipientEmail: string;
 }
 
-export const sendGift = ({ idempotencyKey, ...input }: GiftInput & Keyed) =>
-  api<{ msg?: string }>("POST", "/user/gift", { body: input, idempotencyKey, quiet: true });
+export const sendGift = ({ idempotencyKey, amount, ...input }: GiftInput & Keyed) =>
+  call(MEMBER.gift, { body: { ...input, amount: formatDollars(amount) }, idempotencyKey, quiet: true });
 
 /** A gift leaves the sender's balance at once, so the header balance and statement refetch. */
 export function useSendGift() {

@@ -1,30 +1,18 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import type { ProgramId } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
-import type { LevelStatus } from "../../../lib/me";
+import { MEMBER } from "../../../../shared/contract/member";
+import type { matrix } from "../../../../shared/contract/member";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface MatrixSlot {
-  slot: number;
-  filled: boolean;
-  user: { _id: string; name: string } | null;
-  filledAt: string | null;
-}
-
-export interface Matrix {
-  program: ProgramId;
-  level: number;
-  status: LevelStatus;
-  slotCount: number;
-  cycles: number;
-  slots: MatrixSlot[];
-  earned: number;
-}
+export type Matrix = Answer<typeof matrix>;
+export type MatrixSlot = Matrix["slots"][number];
 
 export const matrixKey = (program: ProgramId, level?: number) =>
   (level === undefined ? ["matrix", program] : ["matrix", program, level]) as readonly unknown[];
 
 export const getMatrix = (program: ProgramId, level: number, signal?: AbortSignal) =>
-  api<Matrix>("GET", `/user/matrix/${program}/${level}`, { signal, quiet: true });
+  call(MEMBER.matrix, { params: { program, level }, signal, quiet: true });
 
 export const matrixQuery = (program: ProgramId, level: number) =>
   queryOptions({ queryKey: matrixKey(program, level), queryFn: ({ signal }) => getMatrix(program, level, signal) });

@@ -1,26 +1,16 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import type { partnerPage } from "../../../../shared/contract/member";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface Partner {
-  _id: string;
-  name: string;
-  joinedAt: string;
-  /** That partner's own team size. */
-  partners: number;
-}
-
-export interface PartnerPage {
-  partners: Partner[];
-  page: number;
-  totalPages: number;
-  directPartners: number;
-  totalPartners: number;
-}
+export type PartnerPage = Answer<typeof partnerPage>;
+export type Partner = PartnerPage["partners"][number];
 
 export const partnersKey = (page?: number) => (page === undefined ? ["partners"] : ["partners", page]) as readonly unknown[];
 
 export const getPartners = (page: number, signal?: AbortSignal) =>
-  api<PartnerPage>("GET", `/user/partners?page=${page}`, { signal, quiet: true });
+  call(MEMBER.partners, { query: { page }, signal, quiet: true });
 
 export const partnersQuery = (page: number) =>
   queryOptions({ queryKey: partnersKey(page), queryFn: ({ signal }) => getPartners(page, signal) });

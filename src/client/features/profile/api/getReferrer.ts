@@ -1,15 +1,15 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import type { referrer } from "../../../../shared/contract/member";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface Referrer {
-  name: string;
-  myReferralId: string;
-}
+export type Referrer = Answer<typeof referrer>;
 
 export const referrerQuery = (referralId: string | null) =>
   queryOptions({
     queryKey: ["user", "details", referralId],
-    queryFn: ({ signal }) => api<Referrer>("GET", `/user/details/${encodeURIComponent(referralId ?? "")}`, { signal }),
+    queryFn: ({ signal }) => call(MEMBER.referrer, { params: { referralId: referralId ?? "" }, signal }),
     // Runs only for users who were referred (spec section 7).
     enabled: Boolean(referralId),
     staleTime: 5 * 60_000,

@@ -1,15 +1,16 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { ProgramId } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
+import { ADMIN } from "../../../../shared/contract/admin";
+import { formatDollars } from "../../../../shared/money";
+import { call } from "../../../lib/api";
 import { levelsKey, type LevelPrice } from "./getLevels";
 
-export interface UpdateLevelAnswer {
-  msg: string;
-  level: LevelPrice;
-}
-
 export const updateLevel = (program: ProgramId, { level, cost, unfreezeCost }: LevelPrice) =>
-  api<UpdateLevelAnswer>("PATCH", `/programs/${program}/levels/${level}`, { body: { cost, unfreezeCost }, quiet: true });
+  call(ADMIN.updateLevel, {
+    params: { program, level },
+    body: { cost: formatDollars(cost), unfreezeCost: formatDollars(unfreezeCost) },
+    quiet: true,
+  });
 
 /** Saves one level's prices; every page showing that program's prices refetches. */
 export function useUpdateLevel(program: ProgramId) {

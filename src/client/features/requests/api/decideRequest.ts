@@ -1,16 +1,18 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import type { Decision as Status } from "../../../../shared/constants";
+import { ADMIN } from "../../../../shared/contract/admin";
+import { call } from "../../../lib/api";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey, type RequestKind } from "./requestKeys";
 
 export interface Decision {
   kind: RequestKind;
   id: string;
-  status: "accepted" | "declined";
+  status: Status;
 }
 
 export const decideRequest = ({ kind, id, status, idempotencyKey }: Decision & Keyed) =>
-  api<{ msg?: string }>("PUT", `/admin/${kind}/${encodeURIComponent(id)}`, { body: { status }, idempotencyKey, quiet: true });
+  call(kind === "deposits" ? ADMIN.decideDeposit : ADMIN.decideWithdrawal, { params: { id }, body: { status }, idempotencyKey, quiet: true });
 
 /** The spec's "lists reload": the pending list and the history of that kind. */
 export function useDecideRequest() {

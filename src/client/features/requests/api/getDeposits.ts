@@ -1,20 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
-import { requestQueryString, requestsKey, type RequestFilter, type RequestStatus } from "./requestKeys";
+import { ADMIN } from "../../../../shared/contract/admin";
+import type { depositRequest } from "../../../../shared/contract/admin";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
+import { requestsKey, type RequestFilter } from "./requestKeys";
 
-export interface DepositRequest {
-  _id: string;
-  userEmail: string;
-  userName: string;
-  amount: number;
-  address: string;
-  transactionId: string;
-  status: RequestStatus;
-  createdAt: string;
-}
+export type DepositRequest = Answer<typeof depositRequest>;
 
 export const getDeposits = (filter: RequestFilter, signal?: AbortSignal) =>
-  api<DepositRequest[]>("GET", `/admin/deposits${requestQueryString(filter)}`, { signal, quiet: true });
+  call(ADMIN.deposits, { query: filter, signal, quiet: true });
 
 export const depositsQuery = (filter: RequestFilter) =>
   queryOptions({ queryKey: requestsKey("deposits", filter), queryFn: ({ signal }) => getDeposits(filter, signal) });

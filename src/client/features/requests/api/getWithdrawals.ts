@@ -1,23 +1,14 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import type { WithdrawalMethod } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
-import { requestQueryString, requestsKey, type RequestFilter, type RequestStatus } from "./requestKeys";
+import { ADMIN } from "../../../../shared/contract/admin";
+import type { withdrawalRequest } from "../../../../shared/contract/admin";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
+import { requestsKey, type RequestFilter } from "./requestKeys";
 
-export interface WithdrawalRequest {
-  _id: string;
-  userEmail: string;
-  userName: string;
-  amount: number;
-  /** Set once accepted: the 8% kept by the system. */
-  fee: number | null;
-  accountType: WithdrawalMethod;
-  accountNumber: string;
-  status: RequestStatus;
-  createdAt: string;
-}
+export type WithdrawalRequest = Answer<typeof withdrawalRequest>;
 
 export const getWithdrawals = (filter: RequestFilter, signal?: AbortSignal) =>
-  api<WithdrawalRequest[]>("GET", `/admin/withdrawals${requestQueryString(filter)}`, { signal, quiet: true });
+  call(ADMIN.withdrawals, { query: filter, signal, quiet: true });
 
 export const withdrawalsQuery = (filter: RequestFilter) =>
   queryOptions({ queryKey: requestsKey("withdrawals", filter), queryFn: ({ signal }) => getWithdrawals(filter, signal) });

@@ -1,5 +1,7 @@
 export type RequestKind = "deposits" | "withdrawals";
-export type RequestStatus = "pending" | "accepted" | "declined";
+import type { RequestStatus } from "../../../../shared/constants";
+
+export type { RequestStatus };
 
 export interface RequestFilter {
   status?: RequestStatus;
@@ -10,10 +12,3 @@ export interface RequestFilter {
 export const requestsKey = (kind: RequestKind, filter?: RequestFilter) =>
   (filter ? ["admin", kind, filter] : ["admin", kind]) as readonly unknown[];
 
-export function requestQueryString({ status, search }: RequestFilter): string {
-  const query = new URLSearchParams();
-  if (status) query.set("status", status);
-  if (search) query.set("search", search);
-  const text = query.toString();
-  return text ? `?${text}` : "";
-}

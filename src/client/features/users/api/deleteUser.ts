@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { api } from "../../../lib/api";
+import { ADMIN } from "../../../../shared/contract/admin";
+import { call } from "../../../lib/api";
 import { usersKey } from "./getUsers";
 
-export const deleteUser = (id: string) => api<{ msg?: string }>("DELETE", `/admin/users/${encodeURIComponent(id)}`, { quiet: true });
+export const deleteUser = (id: string) => call(ADMIN.deleteUser, { params: { id }, quiet: true });
 
 export function useDeleteUser() {
   const client = useQueryClient();

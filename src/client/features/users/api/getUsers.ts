@@ -1,19 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { USER_PAGE_SIZE } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
+import { ADMIN } from "../../../../shared/contract/admin";
+import type { userPage } from "../../../../shared/contract/admin";
+import type { Answer } from "../../../../shared/contract/wire";
+import { call } from "../../../lib/api";
 
-export interface UserRow {
-  _id: string;
-  name: string;
-  email: string;
-  role: "admin" | "user";
-  balance: number;
-}
-
-export interface UserList {
-  users: UserRow[];
-  totalPages: number;
-}
+export type UserList = Answer<typeof userPage>;
+export type UserRow = UserList["users"][number];
 
 export interface UserListParams {
   page: number;
@@ -23,8 +16,7 @@ export interface UserListParams {
 export const usersKey = (params?: UserListParams) => (params ? ["admin", "users", params] : ["admin", "users"]) as readonly unknown[];
 
 export const getUsers = ({ page, search }: UserListParams, signal?: AbortSignal) => {
-  const query = new URLSearchParams({ page: String(page), limit: String(USER_PAGE_SIZE), search });
-  return api<UserList>("GET", `/admin/users?${query}`, { signal, quiet: true });
+  return call(ADMIN.users, { query: { page, limit: USER_PAGE_SIZE, search }, signal, quiet: true });
 };
 
 export const usersQuery = (params: UserListParams) =>

@@ -1,6 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { WithdrawalMethod } from "../../../../shared/constants";
-import { api } from "../../../lib/api";
+import { MEMBER } from "../../../../shared/contract/member";
+import { type Cents, formatDollars } from "../../../../shared/money";
+import { call } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey } from "../../requests/api/requestKeys";
@@ -8,11 +10,11 @@ import { requestsKey } from "../../requests/api/requestKeys";
 export interface WithdrawalInput {
   accountType: WithdrawalMethod;
   accountNumber: string;
-  amount: number;
+  amount: Cents;
 }
 
-export const createWithdrawal = ({ idempotencyKey, ...input }: WithdrawalInput & Keyed) =>
-  api<{ msg?: string }>("POST", "/user/withdraw", { body: input, idempotencyKey, quiet: true });
+export const createWithdrawal = ({ idempotencyKey, amount, ...input }: WithdrawalInput & Keyed) =>
+  call(MEMBER.withdraw, { body: { ...input, amount: formatDollars(amount) }, idempotencyKey, quiet: true });
 
 /** The amount is now held (pendingWithdrawalsTotal), so the user is refreshed as the spec asks. */
 export function useCreateWithdrawal() {

@@ -1,0 +1,60 @@
+/**
+ * The closed list of refusal codes: every refusal the API answers is `{msg, code}` with one of
+ * these. Their statuses and sentences are in ./errors.ts; this list stands alone so that the
+ * client, which decides by code, does not carry the server's sentences.
+ */
+export const ERROR_CODES = [
+  // The request itself
+  "validation",
+  "bad_json",
+  "bad_character",
+  "bad_idempotency_key",
+  "too_large",
+  "not_found",
+
+  // Who is calling
+  "no_token",
+  "bad_token",
+  "forbidden",
+  "invalid_credentials",
+  "throttled",
+
+  // Accounts
+  "email_taken",
+  "invalid_referral",
+  "user_not_found",
+  "cannot_delete_admin",
+
+  // Money
+  "insufficient_balance",
+  "exceeds_available",
+  "duplicate_transaction",
+  "request_not_found",
+  "already_processed",
+  "recipient_not_found",
+  "gift_to_self",
+
+  // Levels
+  "level_not_found",
+  "level_locked",
+  "level_already_active",
+  "level_already_frozen",
+  "level_not_frozen",
+
+  // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
+  "idempotency_busy",
+  "idempotency_conflict",
+
+  "server_error",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+const CODES: ReadonlySet<string> = new Set(ERROR_CODES);
+export const isErrorCode = (value: unknown): value is ErrorCode => typeof value === "string" && CODES.has(value);
+
+/** Codes that speak about the Idempotency-Key, not the operation: a retry may hear otherwise. */
+export const KEY_CODES: ReadonlySet<ErrorCode> = new Set(["idempotency_busy", "idempotency_conflict"]);
+
+/** Codes that only mean "sign in again": the client never toasts them. */
+export const SIGN_IN_AGAIN: ReadonlySet<ErrorCode> = new Set(["no_token", "bad_token"]);
