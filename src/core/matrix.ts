@@ -110,7 +110,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     cost > 0n
       ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level })
       : null;
-  await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId })));
+  await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId, amount: cost })));
   return { payee, cost, transferId, steps };
 }
 

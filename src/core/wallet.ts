@@ -131,6 +131,7 @@ export async function listDeposits(db: Db, q: HistoryQuery) {
       status: deposits.status,
       createdAt: deposits.createdAt,
       decidedAt: deposits.decidedAt,
+      reason: deposits.reason,
     })
     .from(deposits)
     .innerJoin(users, eq(users.id, deposits.userId))
@@ -159,6 +160,7 @@ export async function listWithdrawals(db: Db, q: HistoryQuery) {
       status: withdrawals.status,
       createdAt: withdrawals.createdAt,
       decidedAt: withdrawals.decidedAt,
+      reason: withdrawals.reason,
     })
     .from(withdrawals)
     .innerJoin(users, eq(users.id, withdrawals.userId))

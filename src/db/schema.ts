@@ -14,7 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { AUDIT_ACTIONS, type AuditAction, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
+import { AUDIT_ACTIONS, type AuditAction, MISSED_REASONS, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
 
 // The closed sets (programs, statuses, roles, methods) come from src/shared/constants.ts. Their
 // columns are plain text: the sets type the code, the database does not check them.
@@ -124,9 +124,12 @@ export const deposits = pgTable(
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
     decidedBy: text("decided_by"),
+    /** The admin's words to the member about a decision (a decline above all); null when none. */
+    reason: text("reason"),
   },
   (t) => [
     check("deposits_amount_positive", sql`${t.amount} > 0`),
+    index("deposits_user_idx").on(t.userId, t.createdAt),
     // A transaction ID counts once among the requests that are pending or accepted.
     // Chain transaction hashes are hex, so "ABC" and "abc" are the same transaction.
     uniqueIndex("deposits_live_txid_uq").on(sql`lower(${t.transactionId})`).where(sql`${t.status} <> 'declined'`),
@@ -148,9 +151,12 @@ export const withdrawals = pgTable(
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
     decidedBy: text("decided_by"),
+    /** The admin's words to the member about a decision (a decline above all); null when none. */
+    reason: text("reason"),
   },
   (t) => [
     check("withdrawals_amount_positive", sql`${t.amount} > 0`),
+    index("withdrawals_user_idx").on(t.userId, t.createdAt),
     index("withdrawals_status_created_idx").on(t.status, t.createdAt),
     index("withdrawals_created_idx").on(t.createdAt),
   ],
@@ -189,6 +195,8 @@ export const userLevels = pgTable(
     primaryKey({ columns: [t.userId, t.program, t.level] }),
     // "The deepest active user of this chain at or above depth d": one index probe per chain.
     index("user_levels_receiver_idx").on(t.program, t.level, t.chainId, t.depth).where(sql`${t.status} = 'active'`),
+    // "The frozen users of this chain between two depths": whom a receiver walk passed by.
+    index("user_levels_frozen_idx").on(t.program, t.level, t.chainId, t.depth).where(sql`${t.status} = 'frozen'`),
   ],
 );
 
@@ -205,12 +213,42 @@ export const placements = pgTable(
     cycle: integer("cycle"),
     outcome: text("outcome", { enum: ["paid", "pass_up", "system"] }).notNull(),
     transferId: bigint("transfer_id", { mode: "bigint" }),
+    /** The level's cost that this purchase moved (the amount of its one transfer; 0 when free). */
+    amount: cents("amount").notNull().default(sql`0`),
     createdAt: createdAt(),
   },
   (t) => [
     index("placements_owner_idx").on(t.ownerId, t.program, t.level, t.cycle),
+    // A matrix's slots in the order they were taken, across all of its cycles.
+    index("placements_owner_order_idx").on(t.ownerId, t.program, t.level, t.id),
+    // The steps of one purchase (a buyer buys each level once): where a passed-up payment ended.
+    index("placements_purchase_idx").on(t.buyerId, t.program, t.level),
     // The statement tells an earning from a pass-up by the placements of the paying transfer.
     index("placements_transfer_idx").on(t.transferId),
+  ],
+);
+
+/**
+ * A payment that passed a member by: a record, not a transfer (it moves no money). `frozen`: a
+ * receiver walk went past the member's frozen level; `not_active`: the member referred the buyer
+ * but had not bought the level. Written in the purchase's or the unfreeze's own transaction.
+ */
+export const missedEarnings = pgTable(
+  "missed_earnings",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    /** The member whose purchase (or unfreeze) moved the money. */
+    buyerId: text("buyer_id").notNull().references(() => users.id),
+    program: text("program", { enum: PROGRAMS }).notNull(),
+    level: smallint("level").notNull(),
+    amount: cents("amount").notNull(),
+    reason: text("reason", { enum: MISSED_REASONS }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("missed_earnings_amount_positive", sql`${t.amount} > 0`),
+    index("missed_earnings_user_idx").on(t.userId, t.id),
   ],
 );
 

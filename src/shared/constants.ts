@@ -49,6 +49,30 @@ export const MIN_WITHDRAWAL: Cents = 100n;
 export const MIN_GIFT: Cents = 1n;
 export const MIN_LEVEL_PRICE: Cents = 0n;
 
+// Where a member's money went
+
+/** How a ledger transfer reads in a member's statement. */
+export const STATEMENT_KINDS = ["deposit", "withdrawal", "fee", "gift_in", "gift_out", "purchase", "unfreeze", "earning", "pass_up"] as const;
+export type StatementKind = (typeof STATEMENT_KINDS)[number];
+
+/** What happened to the cost of a slot: it went to the matrix's owner, or on up. */
+export const SLOT_OUTCOMES = ["paid", "passed_up"] as const;
+export type SlotOutcome = (typeof SLOT_OUTCOMES)[number];
+/** Why a payment passed a member by: their level was frozen, or they had not bought it. */
+export const MISSED_REASONS = ["frozen", "not_active"] as const;
+export type MissedReason = (typeof MISSED_REASONS)[number];
+/** A member's own deposit and withdrawal requests, listed together. */
+export const REQUEST_TYPES = ["deposit", "withdrawal"] as const;
+export type RequestType = (typeof REQUEST_TYPES)[number];
+/** What a member may be about to pay for from the Packages page. */
+export const LEVEL_ACTIONS = ["purchase", "unfreeze"] as const;
+export type LevelAction = (typeof LEVEL_ACTIONS)[number];
+/** A decision's reason, shown to the member. */
+export const REASON_MAX_LENGTH = 200;
+/** The earnings chart: days shown by default, and at most. */
+export const EARNINGS_DAYS = 30;
+export const EARNINGS_MAX_DAYS = 365;
+
 // Admin audit trail
 
 /** What an admin did; each kind is one `admin_audit` record. */

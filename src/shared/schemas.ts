@@ -1,6 +1,10 @@
 import * as z from "zod/mini";
 import {
   DECISIONS,
+  EARNINGS_DAYS,
+  EARNINGS_MAX_DAYS,
+  REASON_MAX_LENGTH,
+  STATEMENT_KINDS,
   MIN_DEPOSIT,
   MIN_GIFT,
   MIN_LEVEL_PRICE,
@@ -129,6 +133,16 @@ export const adminGiftSchema = z.object({
 
 export const decisionSchema = z.object({
   status: z.enum(DECISIONS, { error: `Status must be ${oneOf(DECISIONS)}.` }),
+  /** Optional words to the member, shown in their requests; blank means none. */
+  reason: z.optional(
+    z
+      .string({ error: "Reason must be text." })
+      .check(
+        z.trim(),
+        z.maxLength(REASON_MAX_LENGTH, `Reason must be at most ${REASON_MAX_LENGTH} characters.`),
+        noControlCharacters("Reason contains characters that are not allowed."),
+      ),
+  ),
 });
 
 export const levelPriceSchema = z.object({
@@ -166,6 +180,38 @@ export const historyQuery = z.object({
 export const userListQuery = z.extend(pageQuery, {
   limit: z._default(wholeNumber(1, 100, LIMIT_MSG), USER_PAGE_SIZE),
   search: z.optional(searchText),
+});
+
+/** `YYYY-MM-DD`, a real calendar day. */
+const day = (label: string) =>
+  z.string().check(
+    z.regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`),
+    z.refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), `${label} must be a date (YYYY-MM-DD).`),
+  );
+
+/** The statement's filters: one kind, and days from and to (both included, UTC). */
+export const statementFilter = z.object({
+  kind: z.optional(z.enum(STATEMENT_KINDS, { error: `Kind must be one of ${oneOf(STATEMENT_KINDS)}.` })),
+  from: z.optional(day("From")),
+  to: z.optional(day("To")),
+});
+
+/** A page of the statement, filtered. */
+export const statementQuery = z.extend(statementFilter, pageQuery.shape);
+
+/** `?cycle=`: a matrix's cycle over the level's whole life; the current one when absent. */
+export const matrixQuery = z.object({
+  cycle: z.optional(wholeNumber(1, 1_000_000, "Cycle must be a whole number from 1.")),
+});
+
+/** `?days=`: how many days of earnings, ending today. */
+export const earningsQuery = z.object({
+  days: z._default(wholeNumber(1, EARNINGS_MAX_DAYS, `Days must be a whole number from 1 to ${EARNINGS_MAX_DAYS}.`), EARNINGS_DAYS),
+});
+
+/** `?of=`: the direct partners of a member of the caller's team (the caller's own when absent). */
+export const partnersQuery = z.extend(pageQuery, {
+  of: z.optional(z.string().check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found."))),
 });
 
 /** The gift form's recipient search. */

@@ -14,6 +14,8 @@ const requestBase = {
   status: requestStatus,
   createdAt: timestamp,
   decidedAt: z.nullable(timestamp),
+  /** The admin's words to the member about the decision; null when none. */
+  reason: z.nullable(z.string()),
 };
 
 export const depositRequest = entity({ ...requestBase, address: z.string(), transactionId: z.string() });

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { LEVEL_ACTIONS, MISSED_REASONS, REQUEST_STATUSES, REQUEST_TYPES, SLOT_OUTCOMES, STATEMENT_KINDS } from "../constants";
 import * as S from "../schemas";
 import { endpoint, entity, levelStatus, message, money, program, timestamp } from "./wire";
 
@@ -10,11 +11,21 @@ export const referrer = z.object({ name: z.string(), myReferralId: z.string() })
 export const foundUser = entity({ name: z.string(), email: z.string() });
 export const foundUsers = z.array(foundUser);
 
+const name = z.object({ name: z.string() });
+
+/**
+ * One slot of a matrix's cycle. A filled slot says who took it, when, and what happened to the
+ * level's cost: `paid` to the matrix's owner, or `passed_up`, with `to` the account finally paid
+ * (`{name: "System"}` when no one above was eligible). An empty slot has nulls.
+ */
 export const matrixSlot = z.object({
   slot: z.int(),
   filled: z.boolean(),
   user: z.nullable(entity({ name: z.string() })),
   filledAt: z.nullable(timestamp),
+  outcome: z.nullable(z.enum(SLOT_OUTCOMES)),
+  amount: z.nullable(money),
+  to: z.nullable(name),
 });
 
 export const matrix = z.object({
@@ -22,9 +33,19 @@ export const matrix = z.object({
   level: z.int(),
   status: levelStatus,
   slotCount: z.int(),
+  /** Completed cycles of the current activation (unfreezing starts again at 0), as before. */
   cycles: z.int(),
   slots: z.array(matrixSlot),
+  /** Everything this level has paid the member, over all its cycles. */
   earned: money,
+  /** The cycle shown, counted over the level's whole life: 1 is the first. */
+  cycle: z.int(),
+  /** Cycles completed over the level's whole life; every one of them can be shown. */
+  cyclesCompleted: z.int(),
+  /** What passed the member by at this level (missed earnings), over its whole life. */
+  missed: money,
+  /** What unfreezing this level costs now. */
+  unfreezeCost: money,
 });
 
 export const partner = entity({
@@ -32,6 +53,10 @@ export const partner = entity({
   joinedAt: timestamp,
   /** That partner's own team size. */
   partners: z.int(),
+  /** Their own direct partners: a branch to open when more than 0. */
+  directPartners: z.int(),
+  /** The highest level they have active in each program; 0 when none. */
+  levels: z.object({ "3p": z.int(), "6p": z.int() }),
 });
 
 export const partnerPage = z.object({
@@ -42,8 +67,7 @@ export const partnerPage = z.object({
   totalPartners: z.int(),
 });
 
-export const STATEMENT_KINDS = ["deposit", "withdrawal", "fee", "gift_in", "gift_out", "purchase", "unfreeze", "earning", "pass_up"] as const;
-export type StatementKind = (typeof STATEMENT_KINDS)[number];
+export { STATEMENT_KINDS, type StatementKind } from "../constants";
 
 export const transaction = z.object({
   id: z.string(),
@@ -61,6 +85,61 @@ export const transaction = z.object({
 export const transactionPage = z.object({ transactions: z.array(transaction), page: z.int(), totalPages: z.int() });
 
 
+/** A payment that passed the member by. */
+export const missedItem = z.object({
+  createdAt: timestamp,
+  program,
+  level: z.int(),
+  /** The member whose purchase (or unfreeze) moved the money. */
+  buyer: name,
+  amount: money,
+  reason: z.enum(MISSED_REASONS),
+});
+export const missedPage = z.object({ items: z.array(missedItem), page: z.int(), totalPages: z.int(), total: z.int() });
+
+/** One of the member's own deposit or withdrawal requests, in any state. */
+export const memberRequest = entity({
+  type: z.enum(REQUEST_TYPES),
+  amount: money,
+  status: z.enum(REQUEST_STATUSES),
+  /** The admin's words about the decision; null when none. */
+  reason: z.nullable(z.string()),
+  createdAt: timestamp,
+  decidedAt: z.nullable(timestamp),
+  /** A withdrawal: the network chosen; a deposit: null. */
+  method: z.nullable(z.string()),
+  /** An accepted withdrawal: the fee kept; else null. */
+  fee: z.nullable(money),
+});
+export const requestPage = z.object({ items: z.array(memberRequest), page: z.int(), totalPages: z.int() });
+
+/** Earned (paid to the member by purchases and unfreezes) and missed, per calendar day (UTC). */
+export const earnings = z.object({
+  days: z.array(z.object({ date: z.string(), earned: money, missed: money })),
+  totalEarned: money,
+  totalMissed: money,
+  /** Over the member's whole history, not only the days shown. */
+  lifetimeEarned: money,
+  lifetimeMissed: money,
+});
+
+/**
+ * Before a purchase or an unfreeze is confirmed: who would be paid now (null: the platform,
+ * no one above has the level active), and for a purchase whose matrix the buyer would enter
+ * and in which slot (null when that is the platform too).
+ */
+export const levelPreview = z.object({
+  action: z.enum(LEVEL_ACTIONS),
+  program,
+  level: z.int(),
+  amount: money,
+  receiver: z.nullable(name),
+  matrix: z.nullable(z.object({ owner: name, slot: z.int(), outcome: z.enum(SLOT_OUTCOMES) })),
+});
+
+/** The statement as CSV: a header row, then one line per statement row (dollars, 2 decimals). */
+export const csv = z.string();
+
 export const MEMBER = {
   referrer: endpoint({ method: "GET", path: "/user/details/:referralId", response: referrer }),
   deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201 }),
@@ -69,7 +148,13 @@ export const MEMBER = {
   gift: endpoint({ method: "POST", path: "/user/gift", body: S.giftSchema, response: message }),
   purchase: endpoint({ method: "POST", path: "/user/packages/purchase/:program/:level", response: message }),
   unfreeze: endpoint({ method: "POST", path: "/user/packages/unfreeze/:program/:level", response: message }),
-  matrix: endpoint({ method: "GET", path: "/user/matrix/:program/:level", response: matrix }),
-  partners: endpoint({ method: "GET", path: "/user/partners", query: S.pageQuery, response: partnerPage }),
-  transactions: endpoint({ method: "GET", path: "/user/transactions", query: S.pageQuery, response: transactionPage }),
+  purchasePreview: endpoint({ method: "GET", path: "/user/packages/purchase/:program/:level/preview", response: levelPreview }),
+  unfreezePreview: endpoint({ method: "GET", path: "/user/packages/unfreeze/:program/:level/preview", response: levelPreview }),
+  matrix: endpoint({ method: "GET", path: "/user/matrix/:program/:level", query: S.matrixQuery, response: matrix }),
+  partners: endpoint({ method: "GET", path: "/user/partners", query: S.partnersQuery, response: partnerPage }),
+  transactions: endpoint({ method: "GET", path: "/user/transactions", query: S.statementQuery, response: transactionPage }),
+  transactionsCsv: endpoint({ method: "GET", path: "/user/transactions.csv", query: S.statementFilter, response: csv }),
+  missed: endpoint({ method: "GET", path: "/user/missed", query: S.pageQuery, response: missedPage }),
+  requests: endpoint({ method: "GET", path: "/user/requests", query: S.pageQuery, response: requestPage }),
+  earnings: endpoint({ method: "GET", path: "/user/earnings", query: S.earningsQuery, response: earnings }),
 } as const;
