@@ -262,10 +262,61 @@ export const loginFailures = pgTable(
   {
     id: bigserial("id", { mode: "bigint" }).primaryKey(),
     email: text("email").notNull(),
+    /** The address the attempt came from (the socket's, or the first X-Forwarded-For hop behind a trusted proxy). */
+    source: text("source").notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [index("login_failures_email_idx").on(t.email, t.createdAt)],
+  (t) => [index("login_failures_email_idx").on(t.email, t.createdAt), index("login_failures_pair_idx").on(t.email, t.source, t.createdAt)],
 );
+
+/**
+ * Rate-limited events other than logins (sign-ups per source address, user searches per member):
+ * one row per event, counted over a sliding window and swept as they age.
+ */
+export const throttleHits = pgTable(
+  "throttle_hits",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    bucket: text("bucket").notNull(),
+    key: text("key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("throttle_hits_key_idx").on(t.bucket, t.key, t.createdAt)],
+);
+
+/** An account's TOTP second factor: the secret being set up, then the enabled one. */
+export const twoFactor = pgTable("two_factor", {
+  userId: text("user_id").primaryKey().references(() => users.id),
+  /** Base32 secret offered by setup and not yet confirmed; replaced by each setup. */
+  pendingSecret: text("pending_secret"),
+  /** The confirmed secret; null while 2FA is off. */
+  secret: text("secret"),
+  enabledAt: timestamp("enabled_at", { withTimezone: true, mode: "date" }),
+  /** The last TOTP time step accepted: a code is good once. */
+  lastStep: bigint("last_step", { mode: "number" }),
+});
+
+/** One-time recovery codes, stored hashed; a used one is kept with its time. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+/** The short-lived, single-use ticket a password login answers when 2FA is on. */
+export const loginTickets = pgTable("login_tickets", {
+  id: text("id").primaryKey(),
+  userId: text("user_id").notNull().references(() => users.id),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+  /** Wrong codes tried with this ticket: after a few the ticket is spent. */
+  failures: integer("failures").notNull().default(0),
+});
 
 export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
