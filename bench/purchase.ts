@@ -38,7 +38,7 @@ async function world(name: string, spec: TreeSpec) {
   const database = await openDatabase({ databaseUrl: withDb(name), max: 10 });
   const hasher = argon2Hasher({ memoryCost: 1024, timeCost: 1 });
   await migrate(database);
-  await seed(database.db, { adminEmail: "admin@bench.local", adminPassword: "bench-password", hasher, log: () => {} });
+  await seed(database.db, { adminEmail: "admin@bench.local", adminPassword: "bench-password", hasher });
   const pg = postgres(withDb(name), { max: 1, onnotice: () => {} });
   const [admin] = await pg<{ id: string }[]>`SELECT id FROM users WHERE role = 'admin'`;
   const started = performance.now();
@@ -47,7 +47,8 @@ async function world(name: string, spec: TreeSpec) {
   const [team] = await pg<{ total: number }[]>`SELECT total FROM team_counts WHERE user_id = ${admin!.id}`;
   if (team?.total !== n - 1) throw new Error(`admin team ${team?.total}, expected ${n - 1}`);
   console.log(`${name}: ${n} users loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  const app = createApp({ db: database.db, config: loadConfig({}), hasher, jwtSecret: SECRET });
+  // No sign-up limit: the bench signs up 50 users from one (in-process) address within seconds.
+  const app = createApp({ db: database.db, config: loadConfig({ SIGNUP_LIMIT: "0" }), hasher, jwtSecret: SECRET });
 
   const fund = (id: string, dollars: number) =>
     inTransaction(database.db, (tx) => transfer(tx, { from: EXTERNAL, to: id, amount: BigInt(dollars * 100), kind: "deposit" }));
@@ -130,15 +131,46 @@ async function lineBuyer(w: World, line: string[]) {
         SELECT id, '3p', 1, 'active', chain_id, depth FROM users WHERE id = ${buyer} ON CONFLICT DO NOTHING`;
       return purchase(w, buyer, 2, () => w.pg`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = 2`);
     },
-    /** The scenarios did what they claim: level 1 paid the referrer in one step, level 2 reached system. */
-    async verify(runs: { referrerReceives: number; walkToSystem: number }) {
+    /**
+     * Nobody above has `level` active, and `count` of the ancestors, spread evenly over the line,
+     * have it frozen: the walk to `system` passes them by, and each gets a missed earning
+     * (docs/rules.md#missed-earnings). Run after walkToSystem (the buyer holds level 2).
+     */
+    walkPastFrozen: async (level: number, count: number) => {
+      const ancestors = line.slice(0, -1);
+      const every = Math.floor(ancestors.length / count);
+      const frozen = Array.from({ length: count }, (_, i) => ancestors[ancestors.length - 1 - i * every]!);
+      await w.pg`INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+        SELECT id, '3p', l, 'active', chain_id, depth FROM users, generate_series(1, ${level - 1}) l WHERE id = ${buyer} ON CONFLICT DO NOTHING`;
+      await w.pg`INSERT INTO user_levels (user_id, program, level, status, cycles, chain_id, depth)
+        SELECT id, '3p', ${level}, 'frozen', 2, chain_id, depth FROM users WHERE id IN ${w.pg(frozen)}`;
+      return purchase(w, buyer, level, () =>
+        w.pg.begin((t) => [
+          t`DELETE FROM user_levels WHERE user_id = ${buyer} AND program = '3p' AND level = ${level}`,
+          t`DELETE FROM missed_earnings WHERE buyer_id = ${buyer} AND program = '3p' AND level = ${level}`,
+        ]),
+      );
+    },
+    /**
+     * The scenarios did what they claim: level 1 paid the referrer in one step, levels 2 and up
+     * reached system, and the last purchase of each walkPastFrozen level recorded one missed
+     * earning for each frozen user (its reset deletes the earlier ones).
+     */
+    async verify(runs: { referrerReceives: number; walkToSystem: number; pastFrozen?: Record<number, { runs: number; frozen: number }> }) {
       const steps = await w.pg<{ level: number; owner_id: string | null; outcome: string; n: number }[]>`
         SELECT level, owner_id, outcome, count(*)::int AS n FROM placements WHERE buyer_id = ${buyer} GROUP BY 1, 2, 3 ORDER BY 1`;
+      const pastFrozen = Object.entries(runs.pastFrozen ?? {}).map(([level, r]) => ({ level: Number(level), ...r }));
       const expected = [
         { level: 1, owner_id: above, outcome: "paid", n: runs.referrerReceives },
         { level: 2, owner_id: null, outcome: "system", n: runs.walkToSystem },
+        ...pastFrozen.map((f) => ({ level: f.level, owner_id: null, outcome: "system", n: f.runs })),
       ].filter((e) => e.n > 0);
       if (JSON.stringify(steps) !== JSON.stringify(expected)) throw new Error(`unexpected placements: ${JSON.stringify(steps)}`);
+      for (const f of pastFrozen) {
+        const [missed] = await w.pg<{ n: number }[]>`
+          SELECT count(*)::int AS n FROM missed_earnings WHERE buyer_id = ${buyer} AND level = ${f.level} AND reason = 'frozen'`;
+        if (missed!.n !== f.frozen) throw new Error(`level ${f.level}: ${missed!.n} missed earnings, expected ${f.frozen}`);
+      }
     },
   };
 }
@@ -170,10 +202,18 @@ try {
   const [sb, lb] = [await lineBuyer(small, small.tree.chain), await lineBuyer(large, large.tree.chain)];
   const [smallDirect, largeDirect] = await compare(await sb.referrerReceives(), await lb.referrerReceives());
   const [smallWalk, largeWalk] = await compare(await sb.walkToSystem(), await lb.walkToSystem());
+  // The same 5 frozen users passed by on the way to system: 5 of the 9 ancestors, or 5 spread
+  // over the 9,999. Then 1,000 of them, 10,000 deep: one missed earning written for each.
+  const [smallFrozen, largeFrozen] = await compare(await sb.walkPastFrozen(3, 5), await lb.walkPastFrozen(3, 5));
+  const manyFrozen = await lb.walkPastFrozen(4, 1_000);
+  for (let i = 0; i < WARMUP; i++) await manyFrozen();
+  const largeManyFrozen: number[] = [];
+  for (let i = 0; i < RUNS; i++) largeManyFrozen.push(await manyFrozen());
   const [sc, lc] = [await lineBuyer(small, small.tree.comb), await lineBuyer(large, large.tree.comb)];
   const [smallComb, largeComb] = await compare(await sc.walkToSystem(), await lc.walkToSystem());
   const n = WARMUP + RUNS;
-  for (const b of [sb, lb]) await b.verify({ referrerReceives: n, walkToSystem: n });
+  await sb.verify({ referrerReceives: n, walkToSystem: n, pastFrozen: { 3: { runs: n, frozen: 5 } } });
+  await lb.verify({ referrerReceives: n, walkToSystem: n, pastFrozen: { 3: { runs: n, frozen: 5 }, 4: { runs: n, frozen: 1_000 } } });
   for (const b of [sc, lc]) await b.verify({ referrerReceives: 0, walkToSystem: n });
   // The walk alone (one query, no HTTP, no transaction), where no one above is eligible.
   const walk = (w: World, line: string[]): Once => async () => {
@@ -200,6 +240,11 @@ try {
   console.log(`  walk to system, 10-user chain:            ${fmt(smallWalk)}`);
   console.log(`  walk to system, 10,000-deep chain:        ${fmt(largeWalk)}   (${ratio(largeWalk, smallWalk)} the 10-user tree)`);
   console.log(`  of which the walk query, 10 / 10,000 ancestors: ${median(smallWalkSql).toFixed(2)} ms / ${median(largeWalkSql).toFixed(2)} ms`);
+  console.log(`  walk past 5 frozen users, 10-user chain:  ${fmt(smallFrozen)}`);
+  console.log(`  walk past 5 frozen users spread over the 10,000-deep chain: ${fmt(largeFrozen)}   (${ratio(largeFrozen, smallFrozen)} the 10-user tree)`);
+  console.log(
+    `  walk past 1,000 frozen users, 10,000-deep chain: ${fmt(largeManyFrozen)}   (${(((median(largeManyFrozen) - median(largeWalk)) / 1_000) * 1_000).toFixed(1)} us a missed earning more than no frozen user)`,
+  );
   console.log(`  walk to system, comb 10 deep:             ${fmt(smallComb)}`);
   console.log(`  walk to system, comb 10,000 deep:         ${fmt(largeComb)}   (${ratio(largeComb, smallComb)} the 10-deep comb)`);
   console.log(`  of which the walk query, comb 10 / 10,000 deep: ${median(smallCombSql).toFixed(2)} ms / ${median(largeCombSql).toFixed(2)} ms`);

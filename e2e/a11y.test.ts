@@ -195,6 +195,12 @@ describe.skipIf(skip !== null)("accessibility (axe-core: no serious or critical 
   );
 
   test(
+    "the how it works page",
+    () => checkPage(visitor, "the how it works page", "/how-it-works", (p) => p.getByRole("heading", { level: 1, name: "How it works" }).waitFor()),
+    PAGE_MS,
+  );
+
+  test(
     "the login page",
     () => checkPage(visitor, "the login page", "/login", (p) => p.getByRole("heading", { name: "Welcome back" }).waitFor()),
     PAGE_MS,

@@ -75,6 +75,10 @@ export async function buyLevel1Of3P(page: Page) {
 export async function acceptOnAdminDashboard(page: Page, kind: "deposit" | "withdrawal", userName: string) {
   const accept = page.getByRole("button", { name: `Accept ${kind} of ${userName}`, exact: true });
   await accept.click();
+  // The confirmation names the member and the amount.
+  const confirm = page.getByRole("dialog", { name: `Accept this ${kind}?` });
+  await confirm.getByText(userName, { exact: false }).waitFor();
+  await confirm.getByRole("button", { name: "Yes, accept" }).click();
   await expectText(page, "Request successfully accepted.");
   await accept.waitFor({ state: "detached" });
 }

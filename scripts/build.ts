@@ -24,7 +24,10 @@ const ENTRIES = { app: "src/client/app/main.tsx", landing: "src/client/landing/i
 const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/ui/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
 const KB = 1024;
 const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
-const BUDGETS = { landingOwn: 10 * KB, landingAll: 80 * KB, appFirstLoad: 120 * KB };
+// The dashboard's first load was 120 KB until 2026-11-26; it now carries the API contract's decoding
+// of the session (zod/mini, about 9 KB gzip: every answer checked, money read as exact cents), so
+// its budget is 125 KB. Pages, their schemas and the admin drawer stay out of it (lazy).
+const BUDGETS = { landingOwn: 10 * KB, landingAll: 80 * KB, appFirstLoad: 125 * KB };
 
 const gzipSize = (bytes: Uint8Array<ArrayBuffer>) => Bun.gzipSync(bytes, { level: 9 }).byteLength;
 const kb = (n: number) => `${(n / KB).toFixed(1)} KB`;

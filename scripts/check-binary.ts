@@ -5,7 +5,8 @@
  *
  * `--help` lists the variables; the first start creates ./data, migrates, seeds the admin
  * (password printed once) and serves the pages, a client asset of the manifest and the API;
- * a user registers and logs in; after a restart (no new admin) both still log in.
+ * a user registers and logs in; after a restart (no new admin) both still log in;
+ * `--reset-admin-password` prints a new admin password that works, and the old one no longer does.
  *
  * Usage: bun scripts/check-binary.ts [path/to/binary]   (exit 1 on any failure)
  */
@@ -96,8 +97,8 @@ async function main() {
   const first = await start(port);
   console.log(`  ..  first start: listening after ${Math.round(first.ms)} ms`);
   check(existsSync(join(dir, "data")), "creates ./data");
-  const adminPassword = /Created the admin admin@localhost with the password (\S+)/.exec(first.output())?.[1];
-  check(adminPassword, "prints the first admin's password");
+  const adminPassword = /FIRST START[\s\S]*?email: +admin@localhost[\s\S]*?password: +(\S+)/.exec(first.output())?.[1];
+  check(adminPassword, "prints the first admin's password, boxed");
 
   for (const path of ["/", "/login", "/userDashboard/package", "/favicon.svg"]) {
     const res = await get(path);
@@ -129,9 +130,18 @@ async function main() {
   // Restart on the same folder: the data is still there, the admin is not created again.
   const second = await start(port);
   console.log(`  ..  restart: listening after ${Math.round(second.ms)} ms`);
-  check(!second.output().includes("Created the admin"), "no new admin on restart");
+  check(!second.output().includes("FIRST START"), "no new admin on restart");
   check(await login(user.email, user.password), "after the restart the user still logs in");
   check(await login("admin@localhost", adminPassword), "after the restart the admin logs in with the printed password");
+  await stop();
+
+  // The admin password reset of the binary, with the server stopped.
+  const reset = Bun.spawnSync([binary, "--reset-admin-password"], { cwd: dir, env: { PATH: process.env.PATH ?? "" } });
+  const newPassword = /password: +(\S+)/.exec(reset.stdout.toString())?.[1];
+  check(reset.exitCode === 0 && newPassword && newPassword !== adminPassword, "--reset-admin-password prints a new admin password");
+  await start(port);
+  check(await login("admin@localhost", newPassword), "the admin logs in with the new password");
+  check(!(await login("admin@localhost", adminPassword)), "the old admin password no longer works");
   await stop();
 }
 

@@ -49,6 +49,8 @@ const env = {
   JWT_SECRET: `chaos-${crypto.randomUUID()}`,
   ADMIN_EMAIL: "admin@chaos.test",
   ADMIN_PASSWORD: "chaos-admin-password",
+  // Every client signs up from this machine's address.
+  SIGNUP_LIMIT: "0",
 };
 const servers = Array.from({ length: Number(values.servers) }, (_, i) => new ServerProcess(3400 + i + Math.floor(Math.random() * 500) * 2, env));
 let exitCode = 1;

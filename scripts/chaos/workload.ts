@@ -50,13 +50,21 @@ function pick<T>(world: World, items: T[]): T {
   return items[Math.floor(world.rand() * items.length)]!;
 }
 
-/** Sends to a live server; when none is up (mid-restart), waits a moment. */
+/**
+ * Sends to a live server; when none is up (mid-restart), waits a moment. A 429 (password
+ * hashing queue full during a burst of sign-ins, or a throttle) did nothing: it is sent again
+ * after a pause.
+ */
 async function send(world: World, method: string, path: string, token?: string, body?: unknown): Promise<Outcome> {
   for (;;) {
     const live = world.servers.filter((s) => s.alive);
     if (live.length > 0) {
       const outcome = await call(pick(world, live).url, method, path, token, body);
       world.journal.ops++;
+      if (outcome.kind === "answered" && outcome.status === 429) {
+        await Bun.sleep(100 + Math.random() * 400);
+        continue;
+      }
       if (outcome.kind === "lost") world.journal.lost++;
       else if (outcome.status >= 500) world.journal.serverErrors.push({ path, status: outcome.status, body: outcome.body });
       return outcome;

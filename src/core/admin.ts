@@ -12,16 +12,24 @@ import { adminGift, decideDeposit, decideWithdrawal, type Decision } from "./wal
  * as text ("12.50"), so the record reads the same whatever reads it.
  */
 
-export async function decideRequest(tx: Tx, adminId: string, kind: "deposit" | "withdrawal", id: string, status: Decision) {
+/**
+ * An admin decides a deposit or withdrawal request. `reason` is the admin's words to the member
+ * (trimmed by the schema); blank or absent means none. It is kept on the request, which the
+ * member reads in their requests, and in the audit record's `after`.
+ */
+export async function decideRequest(tx: Tx, adminId: string, kind: "deposit" | "withdrawal", id: string, status: Decision, reason?: string | null) {
+  const words = reason?.trim() || null;
   const decided =
-    kind === "deposit" ? { ...(await decideDeposit(tx, id, status, adminId)), fee: null } : await decideWithdrawal(tx, id, status, adminId);
+    kind === "deposit"
+      ? { ...(await decideDeposit(tx, id, status, adminId, words)), fee: null }
+      : await decideWithdrawal(tx, id, status, adminId, words);
   await recordAudit(tx, {
     adminId,
     action: kind === "deposit" ? "deposit_decision" : "withdrawal_decision",
     targetType: kind,
     targetId: id,
     before: { status: "pending", userId: decided.userId, amount: formatDollars(decided.amount) },
-    after: { status, ...(decided.fee === null ? {} : { fee: formatDollars(decided.fee) }) },
+    after: { status, ...(decided.fee === null ? {} : { fee: formatDollars(decided.fee) }), ...(words === null ? {} : { reason: words }) },
   });
 }
 

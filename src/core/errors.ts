@@ -9,12 +9,14 @@ export class Refusal extends Error {
   constructor(
     readonly code: ErrorCode,
     readonly msg: string = ERRORS[code].msg,
+    /** Seconds until trying again may succeed (throttling): sent as Retry-After. */
+    readonly retryAfter?: number,
   ) {
     super(msg);
     this.name = "Refusal";
   }
 }
 
-export const refuse = (code: ErrorCode, msg?: string): never => {
-  throw new Refusal(code, msg);
+export const refuse = (code: ErrorCode, msg?: string, retryAfter?: number): never => {
+  throw new Refusal(code, msg, retryAfter);
 };

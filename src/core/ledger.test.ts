@@ -4,6 +4,7 @@ import type { Database } from "../db/client";
 import { transfers } from "../db/schema";
 import { accountOf, credit, joinUnder, refusalOf, run } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
+import { MAX_BALANCE } from "../shared/constants";
 import { EXTERNAL, hold, SYSTEM, transfer } from "./ledger";
 
 // docs/rules.md#accounts: every move is one transfer row; a user is debited only when the
@@ -105,4 +106,46 @@ test("hold takes from the available balance without moving money, refuses beyond
   expect(await refusalOf(run(db, (tx) => hold(tx, a, -601n, "already_processed")))).toBe("already_processed");
   await run(db, (tx) => hold(tx, a, -600n, "already_processed"));
   expect(await accountOf(db, a)).toEqual({ balance: 600n, held: 0n });
+});
+
+test("no credit takes a balance past MAX_BALANCE: refused with balance_limit, nothing moved, exactly the maximum allowed", async () => {
+  const { db } = database;
+  const a = await joinUnder(db, null);
+  const b = await joinUnder(db, null);
+  const systemBefore = (await accountOf(db, SYSTEM)).balance;
+  const countBefore = (await db.select().from(transfers)).length;
+
+  // Up to exactly the maximum, from system (which may go negative, down to minus the maximum).
+  await run(db, (tx) => transfer(tx, { from: SYSTEM, to: a, amount: MAX_BALANCE - 10n, kind: "admin_gift" }));
+  expect(await refusalOf(run(db, (tx) => transfer(tx, { from: SYSTEM, to: a, amount: 11n, kind: "admin_gift" })))).toBe("balance_limit");
+  await run(db, (tx) => transfer(tx, { from: SYSTEM, to: a, amount: 10n, kind: "admin_gift" }));
+  expect((await accountOf(db, a)).balance).toBe(MAX_BALANCE);
+  expect(await refusalOf(run(db, (tx) => transfer(tx, { from: SYSTEM, to: a, amount: 1n, kind: "admin_gift" })))).toBe("balance_limit");
+  // A user-to-user move and an amount above the maximum itself: refused the same way, whichever id sorts first.
+  await credit(db, b, 5n);
+  expect(await refusalOf(run(db, (tx) => transfer(tx, { from: b, to: a, amount: 1n, kind: "gift" })))).toBe("balance_limit");
+  expect(await refusalOf(run(db, (tx) => transfer(tx, { from: SYSTEM, to: b, amount: MAX_BALANCE * 1000n, kind: "admin_gift" })))).toBe("balance_limit");
+  expect((await accountOf(db, a)).balance).toBe(MAX_BALANCE);
+  expect((await accountOf(db, b)).balance).toBe(5n);
+  expect((await db.select().from(transfers)).length).toBe(countBefore + 3);
+
+  // Give it back, so the operator's account is where other tests found it.
+  await run(db, (tx) => transfer(tx, { from: a, to: SYSTEM, amount: MAX_BALANCE, kind: "gift" }));
+  expect((await accountOf(db, SYSTEM)).balance).toBe(systemBefore);
+});
+
+test("system and external go below zero only down to minus MAX_BALANCE: further debits are refused with balance_limit", async () => {
+  const { db } = database;
+  const a = await joinUnder(db, null);
+  const systemBefore = (await accountOf(db, SYSTEM)).balance;
+  const room = systemBefore + MAX_BALANCE; // what system may still pay out
+  await run(db, (tx) => transfer(tx, { from: SYSTEM, to: a, amount: room - 1n, kind: "admin_gift" }));
+  expect((await accountOf(db, SYSTEM)).balance).toBe(1n - MAX_BALANCE);
+  const b = await joinUnder(db, null);
+  expect(await refusalOf(run(db, (tx) => transfer(tx, { from: SYSTEM, to: b, amount: 2n, kind: "admin_gift" })))).toBe("balance_limit");
+  await run(db, (tx) => transfer(tx, { from: SYSTEM, to: b, amount: 1n, kind: "admin_gift" }));
+  expect((await accountOf(db, SYSTEM)).balance).toBe(-MAX_BALANCE);
+  await run(db, (tx) => transfer(tx, { from: a, to: SYSTEM, amount: room - 1n, kind: "gift" }));
+  await run(db, (tx) => transfer(tx, { from: b, to: SYSTEM, amount: 1n, kind: "gift" }));
+  expect((await accountOf(db, SYSTEM)).balance).toBe(systemBefore);
 });

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
 import { accounts, transfers, type TransferKind } from "../db/schema";
+import { MAX_BALANCE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import type { ErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
@@ -40,38 +41,61 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
  * Moves `amount` from one account to another and records it in the ledger. A user account is
  * debited only when its available balance (balance minus held withdrawals) covers the amount;
  * otherwise the whole operation is refused with `insufficientCode`.
+ *
+ * No balance passes MAX_BALANCE (docs/rules.md#money): a credit that would take the receiving
+ * account above it, or a debit that would take `system` or `external` (which may go negative)
+ * below minus it, is refused with `balance_limit`. Both are conditions of the same UPDATE that
+ * moves the money, written so that the comparison itself cannot overflow.
  */
 export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
   const { from, to, amount, kind } = input;
   if (amount <= 0n) throw new Error(`transfer amount must be positive, got ${amount}`);
   if (from === to) throw new Error("transfer needs two different accounts");
+  if (amount > MAX_BALANCE) return refuse("balance_limit");
 
   const debit = () =>
     tx
       .update(accounts)
       .set({ balance: sql`${accounts.balance} - ${amount}` })
-      .where(and(eq(accounts.id, from), sql`(${accounts.kind} <> 'user' OR ${accounts.balance} - ${accounts.held} >= ${amount})`))
+      .where(
+        and(
+          eq(accounts.id, from),
+          sql`(CASE WHEN ${accounts.kind} = 'user' THEN ${accounts.balance} - ${accounts.held} >= ${amount} ELSE ${accounts.balance} >= ${amount - MAX_BALANCE} END)`,
+        ),
+      )
       .returning({ balance: accounts.balance });
   const credit = () =>
     tx
       .update(accounts)
       .set({ balance: sql`${accounts.balance} + ${amount}` })
-      .where(eq(accounts.id, to))
+      .where(and(eq(accounts.id, to), sql`${accounts.balance} <= ${MAX_BALANCE - amount}`))
       .returning({ balance: accounts.balance });
+  /** Why the debit matched no row: a user short of money, or an operator account at its floor. */
+  const debitRefusal = async () => {
+    const [payer] = await tx.select({ kind: accounts.kind }).from(accounts).where(eq(accounts.id, from));
+    if (!payer) throw new Error(`account ${from} does not exist`);
+    return refuse(payer.kind === "user" ? (input.insufficientCode ?? "insufficient_balance") : "balance_limit");
+  };
+  const creditRefusal = async () => {
+    const [payee] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, to));
+    if (!payee) throw new Error(`account ${to} does not exist`);
+    return refuse("balance_limit");
+  };
 
   // Row locks are taken in id order, the same order lockAccounts uses.
   let debited: { balance: bigint }[];
   let credited: { balance: bigint }[];
   if (from < to) {
     debited = await debit();
-    if (debited.length === 0) return refuse(input.insufficientCode ?? "insufficient_balance");
+    if (debited.length === 0) return debitRefusal();
     credited = await credit();
+    if (credited.length === 0) return creditRefusal();
   } else {
     credited = await credit();
+    if (credited.length === 0) return creditRefusal();
     debited = await debit();
-    if (debited.length === 0) return refuse(input.insufficientCode ?? "insufficient_balance");
+    if (debited.length === 0) return debitRefusal();
   }
-  if (credited.length === 0) throw new Error(`account ${to} does not exist`);
 
   const [row] = await tx
     .insert(transfers)

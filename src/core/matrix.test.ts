@@ -1,10 +1,14 @@
 import { expect, test } from "bun:test";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { missedEarnings, userLevels } from "../db/schema";
 import type { Program } from "../db/schema";
 import { balanceOf, credit, joinUnder, levelOf, refusalOf, run } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
 import { SYSTEM } from "./ledger";
-import { purchaseLevel, slotRule, unfreezeLevel } from "./matrix";
+import { previewPurchase, previewUnfreeze, purchaseLevel, slotRule, unfreezeLevel } from "./matrix";
+import { matrixOf } from "./matrixView";
+import { deleteUser } from "./users";
 
 // docs/rules.md#slots, #purchase, #cycles-and-freezing and #unfreeze, called directly. Level 1
 // costs 5.00 (500 cents) in both programs and unfreezing it 2.50. Every test grows its own branch
@@ -21,9 +25,9 @@ async function member(referrer: string | null) {
 }
 
 /** Buys level 1 and answers where the money went, step by step, as [owner, slot, cycle, outcome]. */
-async function buy(buyer: string, program: Program, level = 1) {
+async function buy(buyer: string, program: Program, level = 1, cost = 500n * 2n ** BigInt(level - 1)) {
   const result = await run(database.db, (tx) => purchaseLevel(tx, buyer, program, level));
-  expect(result.cost).toBe(500n * 2n ** BigInt(level - 1));
+  expect(result.cost).toBe(cost);
   return { payee: result.payee, steps: result.steps.map((s) => [s.ownerId, s.slot, s.cycle, s.outcome]) };
 }
 
@@ -133,7 +137,7 @@ test("unfreezing pays the unfreeze price to receiver(user), or to system when th
 
   const topBefore = await balanceOf(database.db, top);
   const ownerBefore = await balanceOf(database.db, owner);
-  expect(await run(database.db, (tx) => unfreezeLevel(tx, owner, "3p", 1))).toEqual({ payee: top, amount: 250n });
+  expect(await run(database.db, (tx) => unfreezeLevel(tx, owner, "3p", 1))).toEqual({ payee: top, amount: 250n, missed: [] });
   expect(await balanceOf(database.db, top)).toBe(topBefore + 250n);
   expect(await balanceOf(database.db, owner)).toBe(ownerBefore - 250n);
   expect(await levelOf(database.db, owner, "3p", 1)).toEqual(["active", 0, []]);
@@ -145,7 +149,7 @@ test("unfreezing pays the unfreeze price to receiver(user), or to system when th
   // price goes to system.
   for (let i = 0; i < 3; i++) await buy(await member(top), "3p");
   expect(await levelOf(database.db, top, "3p", 1)).toEqual(["frozen", 2, []]);
-  expect(await run(database.db, (tx) => unfreezeLevel(tx, top, "3p", 1))).toEqual({ payee: SYSTEM, amount: 250n });
+  expect(await run(database.db, (tx) => unfreezeLevel(tx, top, "3p", 1))).toEqual({ payee: SYSTEM, amount: 250n, missed: [] });
 });
 
 test("a purchase is refused for a locked previous level, a level held already, or a short available balance", async () => {
@@ -158,4 +162,124 @@ test("a purchase is refused for a locked previous level, a level held already, o
   expect(await refusalOf(run(database.db, (tx) => purchaseLevel(tx, poor, "3p", 1)))).toBe("insufficient_balance");
   expect(await levelOf(database.db, poor, "3p", 1)).toBeNull();
   expect(await balanceOf(database.db, poor)).toBe(499n);
+});
+
+/** Stands in for two completed cycles (what the tests above do with six buyers): the level is frozen. */
+async function freeze(...ids: string[]) {
+  await database.db
+    .update(userLevels)
+    .set({ status: "frozen", cycles: 2, slots: [] })
+    .where(and(inArray(userLevels.userId, ids), eq(userLevels.program, "3p"), eq(userLevels.level, 1)));
+}
+
+/** The missed earnings recorded for `userId`, oldest first, as [buyer, program, level, amount, reason]. */
+async function missedBy(userId: string) {
+  const rows = await database.db.select().from(missedEarnings).where(eq(missedEarnings.userId, userId)).orderBy(missedEarnings.id);
+  return rows.map((r) => [r.buyerId, r.program, r.level, r.amount, r.reason]);
+}
+
+test("missed earnings: every frozen user a walk passes (the purchase's and each pass-up's) gets one record, a deleted one none; a referrer without the level gets not_active", async () => {
+  // admin - top - f2 - d - o - f1 - buyer, and p1 under o. Each buys 3P level 1 in that order:
+  // top pays system, then each pays the one above them (slot 1); p1 takes o's slot 2.
+  const top = await member(null);
+  const f2 = await member(top);
+  const d = await member(f2);
+  const o = await member(d);
+  const f1 = await member(o);
+  const p1 = await member(o);
+  const buyer = await member(f1);
+  for (const id of [top, f2, d, o, f1, p1]) await buy(id, "3p");
+  expect(await levelOf(database.db, o, "3p", 1)).toEqual(["active", 0, [f1, p1]]);
+  await freeze(f1, f2, d);
+  await run(database.db, (tx) => deleteUser(tx, d));
+
+  // The preview says what the purchase then does: o's slot 3 completes o's cycle and passes up.
+  const preview = await previewPurchase(database.db, buyer, "3p", 1);
+  expect([preview.matrix?.owner.id, preview.matrix?.slot, preview.matrix?.outcome, preview.receiver?.id, preview.amount]).toEqual([o, 3, "passed_up", top, 500n]);
+
+  // The walk from the buyer passes f1 (frozen) to reach o; o's slot 3 completes its cycle, and
+  // the walk from o passes d (frozen, but deleted: nothing) and f2 (frozen) to reach top.
+  const result = await run(database.db, (tx) => purchaseLevel(tx, buyer, "3p", 1));
+  expect([result.payee, result.steps.map((s) => [s.ownerId, s.slot, s.outcome])]).toEqual([
+    top,
+    [
+      [o, 3, "pass_up"],
+      [top, 2, "paid"],
+    ],
+  ]);
+  expect(result.missed).toEqual([
+    { userId: f1, reason: "frozen" },
+    { userId: f2, reason: "frozen" },
+  ]);
+  expect(await missedBy(f1)).toEqual([[buyer, "3p", 1, 500n, "frozen"]]);
+  expect(await missedBy(f2)).toEqual([[buyer, "3p", 1, 500n, "frozen"]]);
+  expect(await missedBy(d)).toEqual([]);
+  expect(await missedBy(o)).toEqual([]);
+  expect((await matrixOf(database.db, f2, "3p", 1)).missed).toBe(500n);
+
+  // r never buys: their partner's purchase passes them by as not_active, once per level bought.
+  const r = await member(top);
+  const q = await member(r);
+  const gone = await member(r);
+  await buy(q, "3p"); // receiver(q) is top, slot 3: top's cycle completes, up to system
+  await buy(q, "3p", 2); // nobody above has level 2
+  expect(await missedBy(r)).toEqual([
+    [q, "3p", 1, 500n, "not_active"],
+    [q, "3p", 2, 1_000n, "not_active"],
+  ]);
+  // ...but not once deleted; and a referrer with the level misses nothing.
+  await run(database.db, (tx) => deleteUser(tx, r));
+  await buy(gone, "3p");
+  expect(await missedBy(r)).toHaveLength(2);
+  await buy(await member(top), "3p");
+  expect(await missedBy(top)).toEqual([]);
+});
+
+test("missed earnings: an unfreeze records the frozen users its walk passes, with the unfreeze price", async () => {
+  const top = await member(null);
+  const f = await member(top);
+  const u = await member(f);
+  for (const id of [top, f, u]) await buy(id, "3p");
+  await freeze(f, u);
+  const preview = await previewUnfreeze(database.db, u, "3p", 1);
+  expect([preview.action, preview.receiver?.id, preview.matrix, preview.amount]).toEqual(["unfreeze", top, null, 250n]);
+  expect(await run(database.db, (tx) => unfreezeLevel(tx, u, "3p", 1))).toEqual({ payee: top, amount: 250n, missed: [{ userId: f, reason: "frozen" }] });
+  expect(await missedBy(f)).toEqual([[u, "3p", 1, 250n, "frozen"]]);
+});
+
+test("missed earnings: nothing is recorded when the amount moved is 0", async () => {
+  await database.db.execute(sql`UPDATE program_levels SET cost = 0, unfreeze_cost = 0 WHERE program = '3p' AND level = 1`);
+  try {
+    const top = await member(null);
+    const f = await member(top);
+    const u = await member(f);
+    for (const id of [top, f, u]) await buy(id, "3p", 1, 0n);
+    await freeze(f, u);
+    const idle = await member(f);
+    await buy(await member(idle), "3p", 1, 0n); // idle has no level; f is frozen
+    await run(database.db, (tx) => unfreezeLevel(tx, u, "3p", 1));
+    expect([await missedBy(f), await missedBy(idle)]).toEqual([[], []]);
+  } finally {
+    await database.db.execute(sql`UPDATE program_levels SET cost = 500, unfreeze_cost = 250 WHERE program = '3p' AND level = 1`);
+  }
+});
+
+test("previews refuse as the action would, but not for the balance, and change nothing", async () => {
+  const top = await member(null);
+  const broke = await joinUnder(database.db, top);
+  await buy(top, "3p");
+  expect(await refusalOf(previewPurchase(database.db, top, "3p", 1))).toBe("level_already_active");
+  expect(await refusalOf(previewPurchase(database.db, top, "3p", 3))).toBe("level_locked");
+  expect(await refusalOf(previewPurchase(database.db, top, "3p", 13))).toBe("level_not_found");
+  expect(await refusalOf(previewUnfreeze(database.db, top, "3p", 1))).toBe("level_not_frozen");
+  expect(await refusalOf(previewUnfreeze(database.db, top, "3p", 2))).toBe("level_not_frozen");
+  // No money: the purchase would be refused, the preview still says where the money would go.
+  const preview = await previewPurchase(database.db, broke, "3p", 1);
+  expect([preview.matrix?.owner.id, preview.matrix?.slot, preview.matrix?.outcome, preview.receiver?.id]).toEqual([top, 1, "paid", top]);
+  expect(await levelOf(database.db, top, "3p", 1)).toEqual(["active", 0, []]);
+  expect(await levelOf(database.db, broke, "3p", 1)).toBeNull();
+  await freeze(top);
+  expect(await refusalOf(previewPurchase(database.db, top, "3p", 1))).toBe("level_already_frozen");
+  // Above the top is the admin, who owns no level: the unfreeze would pay system.
+  expect((await previewUnfreeze(database.db, top, "3p", 1)).receiver).toBeNull();
 });

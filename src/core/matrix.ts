@@ -1,12 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import type { Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { accounts, placements, userLevels, users, type Program } from "../db/schema";
-import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL } from "../shared/constants";
+import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
-import { lockLevelRow, lockReceiver } from "./receiver";
+import { type MissedRecord, recordMissed, referrerWithoutLevel } from "./missed";
+import { type LockedLevel, lockLevelRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
 export type SlotRule = "paid" | "pass_up" | "complete";
@@ -17,7 +18,7 @@ export function slotRule(program: Program, k: number): SlotRule {
   return "paid";
 }
 
-type Step = { ownerId: string | null; slot: number | null; cycle: number | null; outcome: "paid" | "pass_up" | "system" };
+export type Step = { ownerId: string | null; slot: number | null; cycle: number | null; outcome: "paid" | "pass_up" | "system" };
 
 export interface PurchaseResult {
   /** The account that received the cost: a user id or SYSTEM. */
@@ -25,6 +26,8 @@ export interface PurchaseResult {
   cost: Cents;
   transferId: bigint | null;
   steps: Step[];
+  /** Who the purchase passed by (docs/rules.md#missed-earnings), in the order recorded. */
+  missed: MissedRecord[];
 }
 
 /** Refuses unless the user's available balance (balance minus held withdrawals) covers `amount`. */
@@ -34,7 +37,7 @@ async function expectAvailable(tx: Tx, userId: string, amount: Cents) {
   if (!row || BigInt(row.available) < amount) refuse("insufficient_balance");
 }
 
-async function levelStatuses(tx: Tx, userId: string, program: Program, levels: number[]) {
+async function levelStatuses(tx: Tx | Db, userId: string, program: Program, levels: number[]) {
   const rows = await tx
     .select({ level: userLevels.level, status: userLevels.status })
     .from(userLevels)
@@ -44,17 +47,70 @@ async function levelStatuses(tx: Tx, userId: string, program: Program, levels: n
 
 const alreadyCode = (status: OwnedLevelStatus) => (status === "active" ? "level_already_active" : "level_already_frozen");
 
+/** docs/rules.md#purchase step 1 but the balance: answers the level's prices, or refuses. */
+async function purchasable(tx: Tx | Db, buyerId: string, program: Program, level: number) {
+  const prices = await getLevel(tx, program, level);
+  const statuses = await levelStatuses(tx, buyerId, program, [level, level - 1]);
+  const current = statuses.get(level);
+  if (current) return refuse(alreadyCode(current));
+  if (level > 1 && !statuses.has(level - 1)) return refuse("level_locked");
+  return prices;
+}
+
+/** docs/rules.md#unfreeze: the user's level must be frozen. */
+const expectFrozen = (status: OwnedLevelStatus | undefined) => (status === "frozen" ? undefined : refuse("level_not_frozen"));
+
+/**
+ * The placement loop of docs/rules.md#purchase, step 3, written once. `find` is receiver(from)
+ * with the frozen users its walk went past; `fill` applies the slot's rule to the owner's matrix.
+ * The purchase gives lockReceiver and a write; the preview gives peekReceiver and nothing, so it
+ * runs the very same steps without a lock or a write. (Nothing a step writes is read by a later
+ * step: each walk starts above the owner the previous step filled.)
+ */
+async function placementLoop(
+  buyerId: string,
+  program: Program,
+  find: (from: string) => Promise<Walk<LockedLevel>>,
+  fill?: (owner: LockedLevel, rule: SlotRule) => Promise<void>,
+): Promise<{ payee: string; steps: Step[]; passed: string[] }> {
+  const steps: Step[] = [];
+  const passed: string[] = [];
+  for (let from = buyerId; ; ) {
+    const walk = await find(from);
+    passed.push(...walk.passed);
+    const owner = walk.receiver;
+    if (!owner) {
+      steps.push({ ownerId: null, slot: null, cycle: null, outcome: "system" });
+      return { payee: SYSTEM, steps, passed };
+    }
+    const k = owner.slots.length + 1;
+    const rule = slotRule(program, k);
+    await fill?.(owner, rule);
+    // `cycle` is 1-based within the current activation (unfreezing starts again at 1).
+    const step = { ownerId: owner.userId, slot: k, cycle: owner.cycles + 1 };
+    if (rule === "paid") {
+      steps.push({ ...step, outcome: "paid" });
+      return { payee: owner.userId, steps, passed };
+    }
+    steps.push({ ...step, outcome: "pass_up" });
+    from = owner.userId; // strictly up the chain, so this ends within depth-of-tree steps
+  }
+}
+
+/** What a purchase records as missed: the frozen users its walks went past, then the referrer without the level. */
+function missedOfPurchase(passed: string[], referrer: string | null): MissedRecord[] {
+  const missed: MissedRecord[] = passed.map((userId) => ({ userId, reason: "frozen" }));
+  if (referrer) missed.push({ userId: referrer, reason: "not_active" });
+  return missed;
+}
+
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
  * of receiver(buyer), passing up as the rules say, until one account is paid the cost.
  * Must run inside one transaction (inTransaction).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number): Promise<PurchaseResult> {
-  const { cost } = await getLevel(tx, program, level);
-  const statuses = await levelStatuses(tx, buyerId, program, [level, level - 1]);
-  const current = statuses.get(level);
-  if (current) return refuse(alreadyCode(current));
-  if (level > 1 && !statuses.has(level - 1)) return refuse("level_locked");
+  const { cost } = await purchasable(tx, buyerId, program, level);
   await expectAvailable(tx, buyerId, cost);
 
   // The row copies the buyer's chain and depth (chains.ts), read here. Sharing the buyer's users
@@ -74,59 +130,55 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     return refuse(alreadyCode(won ?? "active"));
   }
 
-  const steps: Step[] = [];
-  let payee: string = SYSTEM;
-  for (let from = buyerId; ; ) {
-    const owner = await lockReceiver(tx, from, program, level);
-    if (!owner) {
-      steps.push({ ownerId: null, slot: null, cycle: null, outcome: "system" });
-      break;
-    }
-    const k = owner.slots.length + 1;
-    // `cycle` is 1-based within the current activation (unfreezing starts again at 1).
-    const step = { ownerId: owner.userId, slot: k, cycle: owner.cycles + 1 };
-    const rule = slotRule(program, k);
-    const where = and(eq(userLevels.userId, owner.userId), eq(userLevels.program, program), eq(userLevels.level, level));
-    if (rule === "complete") {
-      const cycles = owner.cycles + 1;
-      await tx
-        .update(userLevels)
-        .set({ slots: [], cycles, status: cycles >= FREEZE_AT_CYCLES ? "frozen" : "active" })
-        .where(where);
-    } else {
-      await tx.update(userLevels).set({ slots: [...owner.slots, buyerId] }).where(where);
-    }
-    if (rule === "paid") {
-      steps.push({ ...step, outcome: "paid" });
-      payee = owner.userId;
-      break;
-    }
-    steps.push({ ...step, outcome: "pass_up" });
-    from = owner.userId; // strictly up the chain, so this ends within depth-of-tree steps
-  }
+  const { payee, steps, passed } = await placementLoop(
+    buyerId,
+    program,
+    (from) => lockReceiver(tx, from, program, level),
+    async (owner, rule) => {
+      const where = and(eq(userLevels.userId, owner.userId), eq(userLevels.program, program), eq(userLevels.level, level));
+      if (rule === "complete") {
+        const cycles = owner.cycles + 1;
+        await tx
+          .update(userLevels)
+          .set({ slots: [], cycles, status: cycles >= FREEZE_AT_CYCLES ? "frozen" : "active" })
+          .where(where);
+      } else {
+        await tx.update(userLevels).set({ slots: [...owner.slots, buyerId] }).where(where);
+      }
+    },
+  );
 
+  const missed = missedOfPurchase(passed, await referrerWithoutLevel(tx, buyerId, program, level));
+  await recordMissed(tx, buyerId, program, level, cost, missed);
   // Account rows are locked last, after every user_levels row (the global lock order).
   const transferId =
     cost > 0n
       ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level })
       : null;
   await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId, amount: cost })));
-  return { payee, cost, transferId, steps };
+  return { payee, cost, transferId, steps, missed: cost > 0n ? missed : [] };
 }
 
 /**
  * Unfreezes (program, level) for `userId`: pays unfreezeCost to receiver(user) or `system`,
  * and the level starts again active with 0 cycles and empty slots.
  */
-export async function unfreezeLevel(tx: Tx, userId: string, program: Program, level: number): Promise<{ payee: string; amount: Cents }> {
+export async function unfreezeLevel(
+  tx: Tx,
+  userId: string,
+  program: Program,
+  level: number,
+): Promise<{ payee: string; amount: Cents; missed: MissedRecord[] }> {
   const { unfreezeCost } = await getLevel(tx, program, level);
   const own = await lockLevelRow(tx, userId, program, level);
-  if (own?.status !== "frozen") return refuse("level_not_frozen");
+  expectFrozen(own?.status);
   await expectAvailable(tx, userId, unfreezeCost);
 
   // Locked (and re-checked active) so the receiver cannot freeze before this commits.
-  const receiver = await lockReceiver(tx, userId, program, level);
+  const { receiver, passed } = await lockReceiver(tx, userId, program, level);
   const payee = receiver?.userId ?? SYSTEM;
+  const missed: MissedRecord[] = passed.map((id) => ({ userId: id, reason: "frozen" }));
+  await recordMissed(tx, userId, program, level, unfreezeCost, missed);
   if (unfreezeCost > 0n) {
     await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
   }
@@ -134,5 +186,53 @@ export async function unfreezeLevel(tx: Tx, userId: string, program: Program, le
     .update(userLevels)
     .set({ status: "active", cycles: 0, slots: [], activatedAt: new Date() })
     .where(and(eq(userLevels.userId, userId), eq(userLevels.program, program), eq(userLevels.level, level)));
-  return { payee, amount: unfreezeCost };
+  return { payee, amount: unfreezeCost, missed: unfreezeCost > 0n ? missed : [] };
+}
+
+/** An account as a preview names it: a user, or null for `system`. */
+type Named = { id: string; name: string };
+
+/** What a purchase or an unfreeze would do now (docs/rules.md#previews). */
+export interface LevelPreview {
+  action: "purchase" | "unfreeze";
+  program: Program;
+  level: number;
+  amount: Cents;
+  /** The account that would be paid; null for `system`. */
+  receiver: Named | null;
+  /** A purchase: the first matrix the buyer would enter, and what its slot does; null when that is `system`. */
+  matrix: { owner: Named; slot: number; outcome: SlotOutcome } | null;
+}
+
+async function named(db: Db | Tx, id: string | null): Promise<Named | null> {
+  if (id === null) return null;
+  const [row] = await db.select({ id: users.id, name: users.name }).from(users).where(eq(users.id, id));
+  return row ?? null;
+}
+
+/**
+ * The purchase as it would run now, read without a lock or a write: the same checks (but the
+ * balance: the preview is for deciding), the same walks and the same placement loop.
+ */
+export async function previewPurchase(db: Db | Tx, buyerId: string, program: Program, level: number): Promise<LevelPreview> {
+  const { cost } = await purchasable(db, buyerId, program, level);
+  const { payee, steps } = await placementLoop(buyerId, program, (from) => peekReceiver(db, from, program, level));
+  const first = steps[0]!;
+  const owner = await named(db, first.ownerId);
+  return {
+    action: "purchase",
+    program,
+    level,
+    amount: cost,
+    receiver: await named(db, payee === SYSTEM ? null : payee),
+    matrix: owner && { owner, slot: first.slot!, outcome: first.outcome === "paid" ? "paid" : "passed_up" },
+  };
+}
+
+/** The unfreeze as it would run now, read without a lock or a write (the balance aside). */
+export async function previewUnfreeze(db: Db | Tx, userId: string, program: Program, level: number): Promise<LevelPreview> {
+  const { unfreezeCost } = await getLevel(db, program, level);
+  expectFrozen((await levelStatuses(db, userId, program, [level])).get(level));
+  const { receiver } = await peekReceiver(db, userId, program, level);
+  return { action: "unfreeze", program, level, amount: unfreezeCost, receiver: await named(db, receiver?.userId ?? null), matrix: null };
 }

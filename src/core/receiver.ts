@@ -1,51 +1,79 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { userLevels, users, type Program } from "../db/schema";
 
-/**
- * The first user above `startId` (its referrer, then theirs...) who is eligible at
- * (program, level): not deleted, level active. Null when the walk runs off the top of the tree.
- *
- * One recursive query that goes up chain by chain (chains.ts): in each chain, the deepest
- * active user at or above the walk's depth is one probe of user_levels_receiver_idx, then the
- * walk leaves the chain through its first user's referrer. It stops at the first chain with an
- * eligible user, so the cost follows the number of chains crossed, not the number of ancestors.
- * The read takes no locks; callers that pay the receiver lock its row and re-check (lockReceiver).
- */
-export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: Program, level: number): Promise<string | null> {
-  // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
-  const deepestEligible = sql`(
-    SELECT ul.user_id FROM user_levels ul JOIN users e ON e.id = ul.user_id
-    WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
-      AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
-    ORDER BY ul.depth DESC LIMIT 1)`;
-  const rows = rowsOf<{ found: string }>(
-    await tx.execute(sql`
-      WITH RECURSIVE hop(chain_id, found) AS (
-        SELECT r.chain_id, ${deepestEligible}
-        FROM users s JOIN users r ON r.id = s.referrer_id
-        WHERE s.id = ${startId}
-        UNION ALL
-        SELECT r.chain_id, ${deepestEligible}
-        FROM hop h
-        JOIN users head ON head.id = h.chain_id
-        JOIN users r ON r.id = head.referrer_id
-        WHERE h.found IS NULL
-      )
-      SELECT found FROM hop WHERE found IS NOT NULL LIMIT 1`),
-  );
-  return rows[0]?.found ?? null;
-}
-
-async function stillActiveUser(tx: Tx, userId: string): Promise<boolean> {
-  const rows = await tx.select({ id: users.id }).from(users).where(and(eq(users.id, userId), isNull(users.deletedAt))).for("share");
-  return rows.length > 0;
-}
-
+/** A matrix owner as the placement loop needs it: their level's completed cycles and slots. */
 export interface LockedLevel {
   userId: string;
   cycles: number;
   slots: string[];
+}
+
+/**
+ * One receiver walk: the first eligible user above the start (null: `system`), and the users
+ * the walk went past whose level was frozen (not deleted), in walk order, lowest first: the
+ * `frozen` missed earnings of docs/rules.md#missed-earnings.
+ */
+export interface Walk<Found> {
+  receiver: Found | null;
+  passed: string[];
+}
+
+/**
+ * The first user above `startId` (its referrer, then theirs...) who is eligible at
+ * (program, level): not deleted, level active; and the frozen users it walked past.
+ *
+ * One recursive query that goes up chain by chain (chains.ts): in each chain, the deepest
+ * active user at or above the walk's entry depth is one probe of user_levels_receiver_idx, then
+ * the walk leaves the chain through its first user's referrer. It stops at the first chain with
+ * an eligible user, so the cost follows the number of chains crossed, not the number of
+ * ancestors. Each chain visited is a segment of ancestors: from the entry depth up to (not
+ * including) the receiver, or to the chain's top; the frozen users walked past are those of
+ * user_levels_frozen_idx (program, level, chain_id, depth) in these segments, one range scan per
+ * segment, so finding them costs the chains crossed plus the users found, never the depth.
+ *
+ * One statement, so one consistent snapshot, and no locks: callers that pay the receiver lock
+ * its row and re-check (lockReceiver).
+ */
+export async function walkUp(tx: Tx | Db, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
+  // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
+  const deepestEligible = sql`LEFT JOIN LATERAL (
+    SELECT ul.user_id, ul.depth, ul.cycles, ul.slots FROM user_levels ul JOIN users e ON e.id = ul.user_id
+    WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
+      AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
+    ORDER BY ul.depth DESC LIMIT 1) f ON true`;
+  const [row] = rowsOf<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
+    await tx.execute(sql`
+      WITH RECURSIVE hop(chain_id, depth, found, found_depth, cycles, slots) AS (
+        SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
+        FROM users s JOIN users r ON r.id = s.referrer_id ${deepestEligible}
+        WHERE s.id = ${startId}
+        UNION ALL
+        SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
+        FROM hop h
+        JOIN users head ON head.id = h.chain_id
+        JOIN users r ON r.id = head.referrer_id ${deepestEligible}
+        WHERE h.found IS NULL
+      )
+      SELECT found.user_id AS found, found.cycles, found.slots,
+        ARRAY(
+          SELECT fz.user_id FROM hop h
+          JOIN user_levels fz ON fz.program = ${program} AND fz.level = ${level} AND fz.status = 'frozen'
+            AND fz.chain_id = h.chain_id AND fz.depth <= h.depth AND fz.depth > coalesce(h.found_depth, -1)
+          JOIN users u ON u.id = fz.user_id AND u.deleted_at IS NULL
+          ORDER BY fz.depth DESC
+        ) AS passed
+      FROM (SELECT 1) one
+      LEFT JOIN (SELECT found AS user_id, cycles, slots FROM hop WHERE found IS NOT NULL LIMIT 1) found ON true`),
+  );
+  const passed = row?.passed ?? [];
+  if (!row?.found) return { receiver: null, passed };
+  return { receiver: { userId: row.found, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
+}
+
+/** receiver(startId) as read now (no locks): the user id, or null for `system`. */
+export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: Program, level: number): Promise<string | null> {
+  return (await walkUp(tx, startId, program, level)).receiver?.userId ?? null;
 }
 
 /** Locks one user's level row; null when the user has no row (the level is locked). */
@@ -58,24 +86,45 @@ export async function lockLevelRow(tx: Tx, userId: string, program: Program, lev
   return row ?? null;
 }
 
+/** Whether the user is not deleted; `share` holds their row so a deletion in progress is waited for. */
+async function notDeleted(tx: Tx, userId: string, share: boolean): Promise<boolean> {
+  const query = tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
+  const [row] = share ? await query.for("share") : await query;
+  return row !== undefined && row.deletedAt === null;
+}
+
 /**
- * receiver(startId) with its level row locked FOR UPDATE, or null for `system`.
+ * receiver(startId) with its level row locked FOR UPDATE (null for `system`), and the frozen
+ * users the walk went past.
  *
  * Callers lock their own row first and then call this repeatedly going up the chain, so every
  * transaction takes user_levels locks from descendant to ancestor: a fixed order, no deadlock.
  * The walk read no locks, so a candidate may have frozen since; its locked row is current, and
- * if it is no longer active the walk continues above it.
+ * if it is no longer active the walk continues above it. A candidate found frozen that way was
+ * walked past too: it is counted once, here (the walk above it starts strictly higher).
  */
-export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number): Promise<LockedLevel | null> {
+export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
+  const passed: string[] = [];
   for (let from = startId; ; ) {
-    const candidate = await firstEligibleAbove(tx, from, program, level);
-    if (!candidate) return null;
+    const walk = await walkUp(tx, from, program, level);
+    passed.push(...walk.passed);
+    const candidate = walk.receiver?.userId;
+    if (!candidate) return { receiver: null, passed };
     const row = await lockLevelRow(tx, candidate, program, level);
     // A deletion takes the user's row FOR UPDATE: sharing that row waits for one in progress,
     // so a user deleted since the walk read it is skipped rather than paid.
-    if (row?.status === "active" && (await stillActiveUser(tx, candidate))) {
-      return { userId: candidate, cycles: row.cycles, slots: row.slots };
+    if (row?.status === "active" && (await notDeleted(tx, candidate, true))) {
+      return { receiver: { userId: candidate, cycles: row.cycles, slots: row.slots }, passed };
     }
+    if (row?.status === "frozen" && (await notDeleted(tx, candidate, false))) passed.push(candidate);
     from = candidate;
   }
+}
+
+/**
+ * receiver(startId) as read now, without locks, and the frozen users the walk went past: what
+ * lockReceiver would find if nothing changed meanwhile (the previews, docs/rules.md#previews).
+ */
+export function peekReceiver(tx: Tx | Db, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
+  return walkUp(tx, startId, program, level);
 }

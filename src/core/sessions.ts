@@ -1,9 +1,10 @@
-import { and, count, eq, gt, lt, min, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { loginFailures, revokedTokens, settings, users } from "../db/schema";
-import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
+import { loginFailures, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
+import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_PAIR_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
+import { minutesOf, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { normalizeEmail } from "./util";
 
@@ -17,6 +18,37 @@ export function argon2Hasher(cost: { memoryCost?: number; timeCost?: number } = 
   return {
     hash: (password) => Bun.password.hash(password, { algorithm: "argon2id", ...cost }),
     verify: (password, hash) => Bun.password.verify(password, hash),
+  };
+}
+
+/**
+ * At most `concurrency` hashes and checks at once, at most `queue` more waiting for a turn; past
+ * that the call is refused at once with "busy" (429), instead of every sign-in waiting behind a
+ * flood of them. argon2 is meant to be slow and memory-hungry: unbounded, a burst of logins or
+ * sign-ups would take every core and all the memory, and everyone's answer would take as long.
+ *
+ * This counts what one process is doing with its own CPU, so it lives in that process's memory;
+ * nothing another process needs is kept here.
+ */
+export function boundedHasher(inner: PasswordHasher, limits: { concurrency: number; queue: number }): PasswordHasher {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (running < limits.concurrency) running++;
+    else if (waiting.length >= limits.queue) return refuse("busy", undefined, 1);
+    // A finished call hands its place straight to the first in line, so `running` stays as is.
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  }
+  return {
+    hash: (password) => inTurn(() => inner.hash(password)),
+    verify: (password, hash) => inTurn(() => inner.verify(password, hash)),
   };
 }
 
@@ -34,15 +66,53 @@ export interface TokenClaims {
   sub: string;
   jti: string;
   exp: number;
+  /** The user's session generation when the token was made (see `revokeAllTokens`); absent before any. */
+  gen?: string;
+}
+
+/**
+ * A user's session generation lives in `settings` under this key. Tokens carry the generation
+ * they were made in; `revokeAllTokens` starts a new one, and every older token stops working.
+ */
+const generationKey = (userId: string) => `session_generation:${userId}`;
+
+/** The user's current session generation, for the tokens made now; undefined while none was started. */
+export async function sessionGeneration(db: Db, userId: string): Promise<string | undefined> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, generationKey(userId)));
+  return row?.value;
+}
+
+/** Signs the user out everywhere: every token made before this call stops working. */
+export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
+  const value = crypto.randomUUID();
+  await db
+    .insert(settings)
+    .values({ key: generationKey(userId), value })
+    .onConflictDoUpdate({ target: settings.key, set: { value } });
+}
+
+export interface TokenUser {
+  id: string;
+  role: Role;
+  /** Whether the user's second factor is on (ADMIN_REQUIRE_2FA asks it of admins). */
+  twoFactor: boolean;
 }
 
 /** The user a token speaks for, when the token is not revoked and the user not deleted. */
-export async function tokenUser(db: Db, claims: TokenClaims) {
+export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
   const [row] = await db
-    .select({ id: users.id, role: users.role, revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti})` })
+    .select({
+      id: users.id,
+      role: users.role,
+      revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti})`,
+      generation: sql<string | null>`(SELECT value FROM settings WHERE key = 'session_generation:' || ${users.id})`,
+      twoFactor: sql<boolean>`EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${users.id} AND secret IS NOT NULL)`,
+    })
     .from(users)
     .where(and(eq(users.id, claims.sub), sql`${users.deletedAt} IS NULL`));
-  return row && !row.revoked ? { id: row.id, role: row.role } : null;
+  if (!row || row.revoked) return null;
+  if (row.generation !== null && row.generation !== claims.gen) return null;
+  return { id: row.id, role: row.role, twoFactor: Boolean(row.twoFactor) };
 }
 
 export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {
@@ -58,21 +128,59 @@ export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {
 const dummyHashes = new WeakMap<PasswordHasher, Promise<string>>();
 function dummyHash(hasher: PasswordHasher): Promise<string> {
   let hash = dummyHashes.get(hasher);
-  if (!hash) dummyHashes.set(hasher, (hash = hasher.hash(crypto.randomUUID())));
+  if (!hash) {
+    dummyHashes.set(hasher, (hash = hasher.hash(crypto.randomUUID())));
+    // A refused first try (the hasher was busy) is not kept: the next call makes it again.
+    hash.catch(() => dummyHashes.delete(hasher));
+  }
   return hash;
 }
 
+/** Where a login attempt comes from when the server cannot tell (no socket: tests, app.request()). */
+export const UNKNOWN_SOURCE = "unknown";
+
 /**
- * Checks an email and password. Ten failures for one email within 15 minutes lock that
- * email out until the oldest of them is 15 minutes old.
+ * Seconds an attempt from one (email, source address) waits after that pair's last failure,
+ * when the pair has `failures` within the window: nothing for the first few, then 1 s, doubling
+ * with each failure, at most the window itself.
+ */
+export function pairDelaySeconds(failures: number): number {
+  if (failures < LOGIN_PAIR_FREE_FAILURES) return 0;
+  return Math.min(2 ** (failures - LOGIN_PAIR_FREE_FAILURES), LOGIN_WINDOW_MINUTES * 60);
+}
+
+/**
+ * Seconds any attempt at one email waits after that email's last failure, when it has
+ * `failures` within the window from all sources together: nothing up to a number that one
+ * source alone cannot reach (its own delays stop it first), then 1 s, doubling, and never more
+ * than a few minutes. Many sources guessing together are slowed to a crawl; the owner, from
+ * anywhere, waits at most that long.
+ */
+export function emailDelaySeconds(failures: number): number {
+  if (failures < LOGIN_EMAIL_FREE_FAILURES) return 0;
+  return Math.min(2 ** (failures - LOGIN_EMAIL_FREE_FAILURES), LOGIN_EMAIL_MAX_DELAY_SECONDS);
+}
+
+/** Records one failed attempt at `email` from `source` (a wrong password, or a wrong second factor). */
+export async function recordLoginFailure(db: Db, email: string, source: string): Promise<void> {
+  await db.insert(loginFailures).values({ email: normalizeEmail(email), source });
+}
+
+/**
+ * Checks an email and password, coming from `source` (the caller's address). Failures slow
+ * down, with growing delays, the pair (email, source) they came from, so somebody guessing from
+ * one address never keeps the owner out from another; all failures of the email together,
+ * from however many addresses, slow down every attempt at it, but never by more than a few
+ * minutes (`pairDelaySeconds`, `emailDelaySeconds`). A throttled attempt is refused with
+ * "throttled" and the seconds to wait, before the password is looked at.
  *
  * The attempt is recorded as a failure before the password is checked (and forgotten if it
  * succeeds), under a lock on the user's row: parallel guesses then count each other, instead of
- * all passing the check while none has failed yet.
+ * all passing the check while none has failed yet. Time is the database's.
  */
-export async function login(db: Db, hasher: PasswordHasher, email: string, password: string): Promise<string> {
+export async function login(db: Db, hasher: PasswordHasher, email: string, password: string, source: string = UNKNOWN_SOURCE): Promise<string> {
   const key = normalizeEmail(email);
-  const windowStart = new Date(Date.now() - LOGIN_WINDOW_MINUTES * 60_000);
+  const window = secondsInterval(LOGIN_WINDOW_MINUTES * 60);
   const claim = await inTransaction(db, async (tx) => {
     const [user] = await tx
       .select({ id: users.id, passwordHash: users.passwordHash })
@@ -80,25 +188,86 @@ export async function login(db: Db, hasher: PasswordHasher, email: string, passw
       .where(and(eq(sql`lower(${users.email})`, key), sql`${users.deletedAt} IS NULL`))
       .for("no key update");
     const [recent] = await tx
-      .select({ n: count(), oldest: min(loginFailures.createdAt) })
+      .select({
+        pair: sql<number>`count(*) FILTER (WHERE ${loginFailures.source} = ${source})`.mapWith(Number),
+        // clock_timestamp(), not now(): a transaction that waited for the lock started before
+        // the failure it now sees was recorded.
+        pairSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt}) FILTER (WHERE ${loginFailures.source} = ${source})), 0)`.mapWith(Number),
+        all: sql<number>`count(*)`.mapWith(Number),
+        allSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
+      })
       .from(loginFailures)
-      .where(and(eq(loginFailures.email, key), gt(loginFailures.createdAt, windowStart)));
-    if (recent && recent.n >= LOGIN_MAX_FAILURES && recent.oldest) {
-      return { retryAt: new Date(recent.oldest).getTime() + LOGIN_WINDOW_MINUTES * 60_000 };
-    }
-    const [attempt] = await tx.insert(loginFailures).values({ email: key }).returning({ id: loginFailures.id });
+      .where(and(eq(loginFailures.email, key), sql`${loginFailures.createdAt} > now() - ${window}`));
+    const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
+    const wait = Math.max(waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0), waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0));
+    if (wait > 0) return { wait };
+    const [attempt] = await tx.insert(loginFailures).values({ email: key, source }).returning({ id: loginFailures.id });
     return { user, attemptId: attempt!.id };
   });
-  if (claim.retryAt !== undefined) {
-    return refuse("throttled", MSG.tooManyLogins(Math.max(1, Math.ceil((claim.retryAt - Date.now()) / 60_000))));
+  if (claim.wait !== undefined) {
+    const seconds = Math.ceil(claim.wait);
+    return refuse("throttled", MSG.tooManyLogins(minutesOf(seconds)), seconds);
   }
   const { user, attemptId } = claim;
-  // Verify against a dummy hash for unknown emails so both answers take as long.
-  const ok = await hasher.verify(password, user?.passwordHash ?? (await dummyHash(hasher)));
+  let ok: boolean;
+  try {
+    // Verify against a dummy hash for unknown emails so both answers take as long.
+    ok = await hasher.verify(password, user?.passwordHash ?? (await dummyHash(hasher)));
+  } catch (error) {
+    // Not checked (the hasher was busy): not a failure either.
+    await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
+    throw error;
+  }
   if (!user || !ok) {
-    await db.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
+    await db.delete(loginFailures).where(sql`${loginFailures.createdAt} < now() - ${window}`);
     return refuse("invalid_credentials");
   }
   await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
   return user.id;
+}
+
+/** A random password: 16 characters of base64url (96 bits). */
+export const randomPassword = () => Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
+
+export interface AdminReset {
+  email: string;
+  password: string;
+  /** True when the password was made here (and must be shown), false when it was given. */
+  generated: boolean;
+  /** Whether two-factor was turned off too. */
+  twoFactorOff: boolean;
+}
+
+/**
+ * Run from the server's machine (`bun run admin:reset-password`, `--reset-admin-password`): a
+ * new password for the admin, given or random, and every token of theirs revoked. The admin is
+ * the one whose email is `email` when there is one, else the first admin (the tree's root).
+ * With `disableTwoFactor`, their second factor and recovery codes go too (a lost phone).
+ * Their failed-login record is forgotten.
+ */
+export async function resetAdminPassword(
+  db: Db,
+  hasher: PasswordHasher,
+  options: { email?: string; password?: string; disableTwoFactor?: boolean } = {},
+): Promise<AdminReset> {
+  const admins = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(and(eq(users.role, "admin"), isNull(users.deletedAt)))
+    .orderBy(sql`${users.referrerId} IS NOT NULL`, asc(users.createdAt));
+  const wanted = options.email ? normalizeEmail(options.email) : undefined;
+  const admin = admins.find((a) => normalizeEmail(a.email) === wanted) ?? admins[0];
+  if (!admin) throw new Error("There is no admin in this database yet: start the server once to create it.");
+  const password = options.password ?? randomPassword();
+  const passwordHash = await hasher.hash(password);
+  await inTransaction(db, async (tx) => {
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, admin.id));
+    await tx.delete(loginFailures).where(eq(loginFailures.email, normalizeEmail(admin.email)));
+    if (options.disableTwoFactor) {
+      await tx.delete(twoFactor).where(eq(twoFactor.userId, admin.id));
+      await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, admin.id));
+    }
+    await revokeAllTokens(tx, admin.id);
+  });
+  return { email: admin.email, password, generated: options.password === undefined, twoFactorOff: Boolean(options.disableTwoFactor) };
 }

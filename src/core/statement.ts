@@ -1,36 +1,97 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
-import { teamCounts, users, type Program, type TransferKind } from "../db/schema";
+import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
 import type { StatementKind } from "../shared/contract";
 import { STATEMENT_PAGE_SIZE } from "../shared/constants";
+import { refuse } from "./errors";
 import { EXTERNAL, SYSTEM } from "./ledger";
 import { pageCount } from "./util";
 
 const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
 
+// ---------------------------------------------------------------------------------------------
+// Partners
+
 /**
- * The user's direct partners, newest first, each with their own team size. Counts come from
- * team_counts (kept up to date at sign-up and deletion), so no request scans a downline.
+ * The direct partners of `of` (the caller when absent), newest first, each with their own team
+ * size, their own direct partners and their highest active level in each program. `of` must be
+ * the caller or someone of the caller's team, at any depth, and not deleted; anyone else answers
+ * partner_not_found, exactly like an unknown id, so no one learns about other members' teams.
+ *
+ * Counts come from team_counts (kept up to date at sign-up and deletion), so no request scans a
+ * downline; the levels are correlated probes of user_levels' primary key inside the one query of
+ * the page.
  */
-export async function partnersOf(db: Db, userId: string, page: number) {
-  const [own] = await db.select({ total: teamCounts.total, direct: teamCounts.direct }).from(teamCounts).where(eq(teamCounts.userId, userId));
+export async function partnersOf(db: Db, callerId: string, page: number, of?: string) {
+  const listed = of ?? callerId;
+  if (listed !== callerId && !(await isInTeamOf(db, callerId, listed))) return refuse("partner_not_found");
+  const [own] = await db.select({ total: teamCounts.total, direct: teamCounts.direct }).from(teamCounts).where(eq(teamCounts.userId, listed));
+  const highestActive = (program: Program) =>
+    sql<number | null>`(SELECT max(ul.level) FROM user_levels ul WHERE ul.user_id = ${users.id} AND ul.program = ${program} AND ul.status = 'active')`;
   const rows = await db
-    .select({ id: users.id, name: users.name, joinedAt: users.createdAt, partners: sql<number>`coalesce(${teamCounts.total}, 0)` })
+    .select({
+      id: users.id,
+      name: users.name,
+      joinedAt: users.createdAt,
+      partners: sql<number>`coalesce(${teamCounts.total}, 0)`,
+      directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`,
+      level3p: highestActive("3p"),
+      level6p: highestActive("6p"),
+    })
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
-    .where(and(eq(users.referrerId, userId), isNull(users.deletedAt)))
+    .where(and(eq(users.referrerId, listed), isNull(users.deletedAt)))
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(STATEMENT_PAGE_SIZE)
     .offset((page - 1) * STATEMENT_PAGE_SIZE);
   const directPartners = own?.direct ?? 0;
   return {
-    partners: rows.map((r) => ({ ...r, partners: Number(r.partners) })),
+    partners: rows.map(({ level3p, level6p, ...r }) => ({
+      ...r,
+      partners: Number(r.partners),
+      directPartners: Number(r.directPartners),
+      levels: { "3p": Number(level3p ?? 0), "6p": Number(level6p ?? 0) },
+    })),
     page,
     totalPages: pages(directPartners),
     directPartners,
     totalPartners: own?.total ?? 0,
   };
 }
+
+/**
+ * Whether `memberId` is `leaderId` or below them in the referral tree, and not deleted.
+ *
+ * One statement that climbs from the member chain by chain (docs/rules.md#chains), the way the
+ * receiver search does: on a chain the users at or above an entry depth are exactly the
+ * ancestors, so the leader is above the member exactly when the climb enters the leader's chain
+ * at the leader's depth or deeper. The climb stops there, or as soon as it is above the leader's
+ * depth, so it costs one step per chain crossed, at most log1.5(users) (about 28 among 100,000)
+ * and usually a few, whatever the depths. A plain walk from referrer to referrer would cost the
+ * depth difference, 10,000 steps in a line 10,000 deep. Deleted users in between are walked
+ * through (they keep their place in the tree); a deleted member is refused.
+ */
+export async function isInTeamOf(db: Db, leaderId: string, memberId: string): Promise<boolean> {
+  const [row] = rowsOf<{ inside: boolean }>(
+    await db.execute(sql`
+      WITH RECURSIVE leader AS (SELECT chain_id, depth FROM users WHERE id = ${leaderId}),
+      up(chain_id, depth) AS (
+        SELECT m.chain_id, m.depth FROM users m WHERE m.id = ${memberId} AND m.deleted_at IS NULL
+        UNION ALL
+        SELECT p.chain_id, p.depth
+        FROM up
+        JOIN users head ON head.id = up.chain_id
+        JOIN users p ON p.id = head.referrer_id
+        CROSS JOIN leader
+        WHERE up.chain_id <> leader.chain_id AND p.depth >= leader.depth
+      )
+      SELECT EXISTS (SELECT 1 FROM up JOIN leader ON leader.chain_id = up.chain_id AND up.depth >= leader.depth) AS inside`),
+  );
+  return row?.inside === true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statement
 
 /** How one ledger transfer reads from one side of it. */
 export function statementKind(kind: TransferKind, incoming: boolean, passedUp: boolean): StatementKind {
@@ -48,6 +109,26 @@ export function statementKind(kind: TransferKind, incoming: boolean, passedUp: b
   }
 }
 
+/** The statement's filters: one kind as the member reads it, UTC days from and to (both included). */
+export interface StatementFilter {
+  kind?: StatementKind;
+  from?: string;
+  to?: string;
+}
+
+/** One row of the statement, signed from the member's side (cents). */
+export interface StatementRow {
+  id: string;
+  createdAt: Date;
+  kind: StatementKind;
+  amount: bigint;
+  counterparty: { name: string } | null;
+  balanceAfter: bigint;
+  program: Program | null;
+  level: number | null;
+  requestId: string | null;
+}
+
 interface LedgerRow {
   id: string;
   created_at: Date | string;
@@ -63,37 +144,82 @@ interface LedgerRow {
   passed_up: boolean;
 }
 
-/** The user's ledger entries, newest first (money in cents, signed from the user's side). */
-export async function transactionsOf(db: Db, userId: string, page: number) {
-  const offset = (page - 1) * STATEMENT_PAGE_SIZE;
-  const window = offset + STATEMENT_PAGE_SIZE;
-  // Each side is read newest-first through its own (account, id) index and cut at the page end,
-  // so a long history never sorts in full.
+const DAY_MS = 86_400_000;
+/** Bounds the days a filter can name to what a timestamp of the database holds (no transfer is older than 1970). */
+const EARLIEST = 0;
+const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
+const clamp = (ms: number) => Math.min(LATEST, Math.max(EARLIEST, ms));
+
+/** The filter's days as a half-open range of instants; `from` after `to` is refused. */
+function rangeOf(filter: StatementFilter): { since?: string; until?: string } {
+  if (filter.from && filter.to && filter.from > filter.to) return refuse("validation", "From must be on or before To.");
+  return {
+    since: filter.from ? new Date(clamp(Date.parse(`${filter.from}T00:00:00Z`))).toISOString() : undefined,
+    until: filter.to ? new Date(clamp(Date.parse(`${filter.to}T00:00:00Z`) + DAY_MS)).toISOString() : undefined,
+  };
+}
+
+/** An incoming purchase that reached the member passed up from a matrix below (`t` is the transfer). */
+const PASSED_UP = sql`(t.kind = 'purchase' AND EXISTS (SELECT 1 FROM placements p WHERE p.transfer_id = t.id AND p.outcome = 'pass_up'))`;
+
+/**
+ * The transfers of one side (incoming or outgoing) that read as `kind`. Derived from
+ * `statementKind` itself, transfer kind by transfer kind, so the filter and the labels cannot
+ * disagree.
+ */
+function kindCondition(kind: StatementKind, incoming: boolean): SQL {
+  const parts: SQL[] = [];
+  for (const transferKind of transferKinds) {
+    const plain = statementKind(transferKind, incoming, false) === kind;
+    const passed = incoming && statementKind(transferKind, incoming, true) === kind;
+    if (plain && (passed || !incoming)) parts.push(sql`t.kind = ${transferKind}`);
+    else if (plain) parts.push(sql`(t.kind = ${transferKind} AND NOT ${PASSED_UP})`);
+    else if (passed) parts.push(sql`(t.kind = ${transferKind} AND ${PASSED_UP})`);
+  }
+  return parts.length > 0 ? sql`(${sql.join(parts, sql` OR `)})` : sql`false`;
+}
+
+/** Everything one side of the member's transfers must meet: the account, the filters, the cursor. */
+function sideWhere(userId: string, incoming: boolean, filter: StatementFilter, before?: string): SQL {
+  const { since, until } = rangeOf(filter);
+  const conditions = [incoming ? sql`t.to_account = ${userId}` : sql`t.from_account = ${userId}`];
+  if (filter.kind) conditions.push(kindCondition(filter.kind, incoming));
+  if (since) conditions.push(sql`t.created_at >= ${since}::timestamptz`);
+  if (until) conditions.push(sql`t.created_at < ${until}::timestamptz`);
+  if (before !== undefined) conditions.push(sql`t.id < ${before}::bigint`);
+  return sql.join(conditions, sql` AND `);
+}
+
+/**
+ * Statement rows newest first (by transfer id): `limit` of them after `offset`, or after the
+ * transfer `before` (a cursor, for reading the whole statement in batches).
+ *
+ * Each side is read newest-first through its own (account, id) index with its filters and cut at
+ * `offset + limit`, so a long history never sorts in full; a filter only makes that index scan
+ * skip the rows it leaves out. A transfer is on one side only (its accounts differ).
+ */
+async function statementRows(db: Db, userId: string, filter: StatementFilter, at: { limit: number; offset?: number; before?: string }) {
+  const offset = at.offset ?? 0;
+  const window = offset + at.limit;
   const rows = rowsOf<LedgerRow>(
     await db.execute(sql`
-      SELECT t.id::text AS id, t.created_at, t.kind, t.amount::text AS amount, t.incoming,
-             t.balance_after::text AS balance_after, t.other, u.name AS other_name,
-             t.request_id, t.program, t.level,
-             (t.incoming AND t.kind = 'purchase'
-               AND EXISTS (SELECT 1 FROM placements p WHERE p.transfer_id = t.id AND p.outcome = 'pass_up')) AS passed_up
+      SELECT s.id::text AS id, s.created_at, s.kind, s.amount::text AS amount, s.incoming,
+             s.balance_after::text AS balance_after, s.other, u.name AS other_name,
+             s.request_id, s.program, s.level, s.passed_up
       FROM (
-        (SELECT id, created_at, kind, amount, false AS incoming, from_balance_after AS balance_after, to_account AS other,
-                request_id, program, level
-         FROM transfers WHERE from_account = ${userId} ORDER BY id DESC LIMIT ${window})
+        (SELECT t.id, t.created_at, t.kind, t.amount, false AS incoming, t.from_balance_after AS balance_after,
+                t.to_account AS other, t.request_id, t.program, t.level, false AS passed_up
+         FROM transfers t WHERE ${sideWhere(userId, false, filter, at.before)} ORDER BY t.id DESC LIMIT ${window})
         UNION ALL
-        (SELECT id, created_at, kind, amount, true, to_balance_after, from_account, request_id, program, level
-         FROM transfers WHERE to_account = ${userId} ORDER BY id DESC LIMIT ${window})
-      ) t
-      LEFT JOIN users u ON u.id = t.other
-      ORDER BY t.id DESC
-      LIMIT ${STATEMENT_PAGE_SIZE} OFFSET ${offset}`),
+        (SELECT t.id, t.created_at, t.kind, t.amount, true, t.to_balance_after, t.from_account,
+                t.request_id, t.program, t.level, ${PASSED_UP}
+         FROM transfers t WHERE ${sideWhere(userId, true, filter, at.before)} ORDER BY t.id DESC LIMIT ${window})
+      ) s
+      LEFT JOIN users u ON u.id = s.other
+      ORDER BY s.id DESC
+      LIMIT ${at.limit} OFFSET ${offset}`),
   );
-  const [count] = rowsOf<{ n: string }>(
-    await db.execute(sql`SELECT ((SELECT count(*) FROM transfers WHERE from_account = ${userId})
-                               + (SELECT count(*) FROM transfers WHERE to_account = ${userId}))::text AS n`),
-  );
-
-  const transactions = rows.map((r) => {
+  return rows.map((r): StatementRow => {
     const amount = BigInt(r.amount);
     return {
       id: r.id,
@@ -107,5 +233,37 @@ export async function transactionsOf(db: Db, userId: string, page: number) {
       requestId: r.request_id,
     };
   });
+}
+
+/** A page of the user's statement, newest first, filtered (money in cents, signed from the user's side). */
+export async function transactionsOf(db: Db, userId: string, page: number, filter: StatementFilter = {}) {
+  rangeOf(filter);
+  const transactions = await statementRows(db, userId, filter, { limit: STATEMENT_PAGE_SIZE, offset: (page - 1) * STATEMENT_PAGE_SIZE });
+  const [count] = rowsOf<{ n: string }>(
+    await db.execute(sql`SELECT ((SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, false, filter)})
+                               + (SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, true, filter)}))::text AS n`),
+  );
   return { transactions, page, totalPages: pages(Number(count?.n ?? 0)) };
 }
+
+/** Rows read at a time when the whole statement is wanted (the CSV). */
+export const STATEMENT_BATCH = 500;
+
+/**
+ * The whole filtered statement, newest first, in batches of `batchSize` read by cursor (transfer
+ * id), so a long history is never held in memory at once. Each batch is one query through the
+ * same indexes as a page. A bad filter is refused before anything is read.
+ */
+export async function* statementBatches(db: Db, userId: string, filter: StatementFilter = {}, batchSize = STATEMENT_BATCH): AsyncGenerator<StatementRow[]> {
+  rangeOf(filter);
+  let before: string | undefined;
+  for (;;) {
+    const rows = await statementRows(db, userId, filter, { limit: batchSize, before });
+    if (rows.length > 0) yield rows;
+    if (rows.length < batchSize) return;
+    before = rows.at(-1)!.id;
+  }
+}
+
+/** Checks a filter without reading anything: `from` after `to` is refused. */
+export const checkStatementFilter = (filter: StatementFilter) => void rangeOf(filter);

@@ -97,3 +97,29 @@ test("a soft delete keeps the row, the money and the history, but the user is go
   const admin = await adminIdOf(db);
   expect(await refusalOf(run(db, (tx) => deleteUser(tx, admin)))).toBe("cannot_delete_admin");
 });
+
+test("registerUser keeps the name clean and refuses one that reads as the platform, whoever calls it", async () => {
+  const sponsor = await joinUnder(database.db, null);
+  const { referralId } = await userRow(sponsor);
+  const { id } = await register({ email: "clean.name@core.test", referralId, name: " \u202EGrace\u200B   Hopper\u2069\u0000 " });
+  expect((await userRow(id)).name).toBe("Grace Hopper");
+  const before = await database.db.$count(users);
+  for (const name of ["System", "S y s t e m", "ADM1N", "\u200B\u00AD"]) {
+    expect(await refusalOf(register({ email: `${crypto.randomUUID()}@core.test`, referralId, name }))).toBe("validation");
+  }
+  expect(await database.db.$count(users)).toBe(before);
+});
+
+test("searchUsers matches word starts of names and whole emails only, and counts each search against the member's limit", async () => {
+  const { db } = database;
+  const me = await joinUnder(db, null);
+  const ann = await joinUnder(db, null, { name: "Annabel Q-Searchwell", email: "annabel.q@domain.test" });
+  const ids = async (text: string) => (await searchUsers(db, text, me)).map((u) => u.id);
+  expect(await ids("annab")).toEqual([ann]);
+  expect(await ids("searchw")).toEqual([ann]);
+  expect(await ids("ANNABEL.Q@DOMAIN.TEST")).toEqual([ann]);
+  for (const part of ["nabel", ".te", "domain.test", "@domain.test", "annabel.q"]) expect(await ids(part)).toEqual([]);
+  // 8 searches so far; 22 more make 30, the 31st in the minute is refused.
+  for (let i = 0; i < 22; i++) await searchUsers(db, "zz", me);
+  expect(await refusalOf(searchUsers(db, "annab", me))).toBe("throttled");
+});

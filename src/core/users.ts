@@ -2,8 +2,11 @@ import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-o
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
-import { type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS } from "../shared/constants";
+import { type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS, SEARCH_PER_MINUTE } from "../shared/constants";
+import { MSG } from "../shared/messages";
+import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
+import { takeHit } from "./throttle";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
 import { likeContains, newId, newReferralId, normalizeReferralId, pageCount } from "./util";
@@ -15,8 +18,18 @@ export interface NewUser {
   referralId: string;
 }
 
+/** The name as it is kept: cleaned (src/shared/names.ts), refused when empty, too long or reading as the platform. */
+export function acceptableName(raw: string): string {
+  const name = cleanName(raw);
+  if (name === "") return refuse("validation", "Name is required.");
+  if (name.length > 100) return refuse("validation", "Name must be at most 100 characters.");
+  if (readsAsPlatform(name)) return refuse("validation", MSG.reservedName);
+  return name;
+}
+
 /** Registers a user under the holder of `referralId`, and counts them in every upline's team. */
 export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string }> {
+  const name = acceptableName(input.name);
   // Locked (key share, as the foreign key would) so that a deletion of the referrer in flight
   // is waited for, and then seen.
   const [referrer] = await tx
@@ -37,7 +50,7 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
       .insert(users)
       .values({
         id,
-        name: input.name,
+        name,
         email: input.email,
         passwordHash: input.passwordHash,
         role: "user",
@@ -172,16 +185,42 @@ export async function currentUser(db: Db, id: string) {
   return { ...row, totalPartners: row.totalPartners ?? 0, directPartners: row.directPartners ?? 0, packages };
 }
 
-/** Up to 10 users whose name or email contains `text`, for the gift form. */
-export async function searchUsers(db: Db, text: string, excludeId: string) {
-  const pattern = likeContains(text);
+/**
+ * The gift form's recipient search: up to SEARCH_MAX_RESULTS users (not deleted, not the caller)
+ * a word of whose name starts with `text`, or whose whole email is `text`, ignoring case. A part
+ * of an email (a domain, ".te", "@x.com") matches no one, so the search cannot list the members
+ * of a domain or walk the address book letter by letter. Each member may search
+ * SEARCH_PER_MINUTE times a minute; beyond that the search is refused with `throttled`.
+ */
+export async function searchUsers(db: Db, text: string, callerId: string) {
+  const wanted = text.trim();
+  await takeHit(db, SEARCH_LIMIT, callerId, () => MSG.tooManySearches);
+  if (wanted === "") return [];
+  const escaped = escapeLike(wanted);
   return db
     .select({ id: users.id, name: users.name, email: users.email })
     .from(users)
-    .where(and(isNull(users.deletedAt), ne(users.id, excludeId), or(ilike(users.name, pattern), ilike(users.email, pattern))))
+    .where(
+      and(
+        isNull(users.deletedAt),
+        ne(users.id, callerId),
+        or(
+          ilike(users.name, `${escaped}%`),
+          ilike(users.name, `% ${escaped}%`),
+          ilike(users.name, `%-${escaped}%`),
+          eq(sql`lower(${users.email})`, wanted.toLowerCase()),
+        ),
+      ),
+    )
     .orderBy(asc(users.name), asc(users.id))
     .limit(SEARCH_MAX_RESULTS);
 }
+
+/** A member's recipient searches, counted in `throttle_hits` (shared by every server process). */
+const SEARCH_LIMIT = { bucket: "user_search", max: SEARCH_PER_MINUTE, windowSeconds: 60 };
+
+/** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function listUsers(db: Db, { page, limit, search }: { page: number; limit: number; search?: string }) {
   const where = and(

@@ -44,13 +44,16 @@ export async function requestWithdrawal(
   return { id };
 }
 
-/** Moves a pending request to `status`; a request leaves pending exactly once. */
-async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawals, id: string, status: Decision, adminId: string) {
+/**
+ * Moves a pending request to `status`, with the admin's reason (null: none); a request leaves
+ * pending exactly once.
+ */
+async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawals, id: string, status: Decision, adminId: string, reason: string | null) {
   // Both tables share the columns used here.
   const table = requests as typeof deposits;
   const [claimed] = await tx
     .update(table)
-    .set({ status, decidedAt: new Date(), decidedBy: adminId })
+    .set({ status, decidedAt: new Date(), decidedBy: adminId, reason })
     .where(and(eq(table.id, id), eq(table.status, "pending")))
     .returning({ userId: table.userId, amount: table.amount });
   if (claimed) return claimed;
@@ -58,16 +61,22 @@ async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawa
   return refuse(exists ? "already_processed" : "request_not_found");
 }
 
-export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string) {
-  const request = await claimPending(tx, deposits, id, status, adminId);
+export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string, reason: string | null = null) {
+  const request = await claimPending(tx, deposits, id, status, adminId, reason);
   if (status === "accepted") {
     await transfer(tx, { from: EXTERNAL, to: request.userId, amount: request.amount, kind: "deposit", requestId: id });
   }
   return request;
 }
 
-export async function decideWithdrawal(tx: Tx, id: string, status: Decision, adminId: string): Promise<{ userId: string; amount: Cents; fee: Cents | null }> {
-  const request = await claimPending(tx, withdrawals, id, status, adminId);
+export async function decideWithdrawal(
+  tx: Tx,
+  id: string,
+  status: Decision,
+  adminId: string,
+  reason: string | null = null,
+): Promise<{ userId: string; amount: Cents; fee: Cents | null }> {
+  const request = await claimPending(tx, withdrawals, id, status, adminId, reason);
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
   await hold(tx, request.userId, -request.amount, "already_processed");
   if (status === "declined") return { ...request, fee: null };

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { createAccount, EXTERNAL, SYSTEM } from "../core/ledger";
 import { defaultLevels } from "../core/levels";
-import type { PasswordHasher } from "../core/sessions";
+import { randomPassword, type PasswordHasher } from "../core/sessions";
 import { inTransaction } from "../core/tx";
 import { newId, newReferralId } from "../core/util";
 import type { Db } from "./client";
@@ -11,12 +11,21 @@ export interface SeedOptions {
   adminEmail?: string;
   adminPassword?: string;
   hasher: PasswordHasher;
-  log?: (line: string) => void;
 }
 
-/** First start: the operator accounts, the default levels and the admin. Nothing twice. */
-export async function seed(db: Db, options: SeedOptions): Promise<void> {
-  await inTransaction(db, async (tx) => {
+/** The admin a first start created; `password` only when it was made up here (to be shown once). */
+export interface CreatedAdmin {
+  email: string;
+  password?: string;
+}
+
+/**
+ * First start: the operator accounts, the default levels and the admin. Nothing twice. Answers
+ * the admin when this call created it, so the caller can show a random password (last, and
+ * boxed: src/server/banner.ts).
+ */
+export async function seed(db: Db, options: SeedOptions): Promise<{ createdAdmin?: CreatedAdmin }> {
+  return inTransaction(db, async (tx) => {
     // Two processes starting together on one Postgres: the second waits here for the first.
     await tx.insert(settings).values({ key: "seeded", value: new Date().toISOString() }).onConflictDoNothing();
     await createAccount(tx, SYSTEM, "system");
@@ -24,9 +33,9 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     await tx.insert(programLevels).values(defaultLevels()).onConflictDoNothing();
 
     const [admin] = await tx.select({ id: users.id }).from(users).where(eq(users.role, "admin")).limit(1);
-    if (admin) return;
+    if (admin) return {};
     const email = options.adminEmail ?? "admin@localhost";
-    const password = options.adminPassword ?? Buffer.from(crypto.getRandomValues(new Uint8Array(12))).toString("base64url");
+    const password = options.adminPassword ?? randomPassword();
     const id = newId();
     await tx.insert(users).values({
       id,
@@ -39,8 +48,6 @@ export async function seed(db: Db, options: SeedOptions): Promise<void> {
     });
     await createAccount(tx, id, "user");
     await tx.insert(teamCounts).values({ userId: id });
-    if (!options.adminPassword) {
-      (options.log ?? console.log)(`Created the admin ${email} with the password ${password} (shown once; set ADMIN_EMAIL and ADMIN_PASSWORD before the first start to choose your own).`);
-    }
+    return { createdAdmin: options.adminPassword ? { email } : { email, password } };
   });
 }

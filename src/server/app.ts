@@ -26,6 +26,12 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
     c.set("deps", deps);
     await next();
   });
+  // No API answer is kept by a browser or a proxy: balances and tokens are never served stale
+  // or to the next user of a shared machine. Refusals too. Pages and assets set their own.
+  app.use("/api/*", async (c, next) => {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+  });
   app.use(
     "*",
     secureHeaders({

@@ -27,6 +27,8 @@ interface Route {
   /** The answer for a caller who may act (a user, or an admin). */
   user?: number;
   admin: number;
+  /** Its success is text (the statement's CSV), not JSON; refusals are JSON like everywhere. */
+  text?: boolean;
 }
 
 /**
@@ -85,10 +87,17 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/programs/:program/levels", path: "/api/programs/3p/levels", access: "public", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/auth/admin-referral-id", access: "public", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/config", access: "public", user: 200, admin: 200 },
-    { method: "POST", pattern: "/api/auth/login", access: "public", body: { email: "nobody@test.local", password: "x" }, user: 400, admin: 400 },
+    // The right password: wrong ones from one source, once per caller, would soon be throttled (429).
+    { method: "POST", pattern: "/api/auth/login", access: "public", body: { email: "member@test.local", password: "member-password" }, user: 200, admin: 200 },
+    { method: "POST", pattern: "/api/auth/login/2fa", access: "public", body: { ticket: "no-such-ticket", code: "123456" }, user: 400, admin: 400 },
     { method: "POST", pattern: "/api/auth/register", access: "public", body: signUp, user: 400, admin: 400 },
     { method: "GET", pattern: "/api/auth", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/auth/logout", access: "user", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/auth/2fa", access: "user", user: 200, admin: 200 },
+    { method: "POST", pattern: "/api/auth/2fa/setup", access: "user", user: 200, admin: 200 },
+    // After the set-up above, a code that is no code is refused; disabling what is off is refused.
+    { method: "POST", pattern: "/api/auth/2fa/enable", access: "user", body: { code: "not-a-code" }, user: 400, admin: 400 },
+    { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: { code: "not-a-code" }, user: 409, admin: 409 },
     { method: "GET", pattern: "/api/user/details/:referralId", path: `/api/user/details/${h.adminReferralId}`, access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: "TW", transactionId: "authz-dup", amount: 5 }, user: 201, admin: 400 },
     { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 5 }, user: 400, admin: 400 },
@@ -97,8 +106,15 @@ useMoneyHarness(async (made) => {
     { method: "POST", pattern: "/api/user/packages/purchase/:program/:level", path: "/api/user/packages/purchase/3p/1", access: "user", user: 400, admin: 400 },
     { method: "POST", pattern: "/api/user/packages/unfreeze/:program/:level", path: "/api/user/packages/unfreeze/3p/1", access: "user", user: 400, admin: 400 },
     { method: "GET", pattern: "/api/user/matrix/:program/:level", path: "/api/user/matrix/3p/1", access: "user", user: 200, admin: 200 },
+    // Neither caller has 3P level 1: a purchase preview answers, an unfreeze preview is refused (not frozen).
+    { method: "GET", pattern: "/api/user/packages/purchase/:program/:level/preview", path: "/api/user/packages/purchase/3p/1/preview", access: "user", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/packages/unfreeze/:program/:level/preview", path: "/api/user/packages/unfreeze/3p/1/preview", access: "user", user: 400, admin: 400 },
+    { method: "GET", pattern: "/api/user/missed", access: "user", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/partners", access: "user", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/transactions", access: "user", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/transactions.csv", path: "/api/user/transactions.csv?kind=deposit", access: "user", user: 200, admin: 200, text: true },
+    { method: "GET", pattern: "/api/user/requests", access: "user", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/earnings", path: "/api/user/earnings?days=7", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/newsletter", access: "public", body: { email: "reader@test.local" }, user: 201, admin: 201 },
     { method: "PATCH", pattern: "/api/programs/:program/levels/:level", path: "/api/programs/6p/levels/12", access: "admin", body: { cost: 10240, unfreezeCost: 5120 }, admin: 200 },
     { method: "GET", pattern: "/api/admin/deposits", access: "admin", admin: 200 },
@@ -157,7 +173,8 @@ describe("every route answers every kind of caller as the table says", () => {
         const res = await h.call(route.method, pathOf(route), { token, body: route.body });
         seen.push(`${route.method} ${pathOf(route)} -> ${res.status}`);
         wanted.push(`${route.method} ${pathOf(route)} -> ${expected(route, caller)}`);
-        expect(typeof res.body === "object" && res.body !== null).toBe(true);
+        if (route.text && res.status < 400) expect(typeof res.body).toBe("string");
+        else expect(typeof res.body === "object" && res.body !== null).toBe(true);
         if (res.status >= 400) expect(typeof res.body.msg).toBe("string");
       }
       expect(seen).toEqual(wanted);

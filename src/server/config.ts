@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+
 /** Everything the server reads from the environment, in one place. */
 export interface Config {
   port: number;
@@ -11,18 +13,45 @@ export interface Config {
   corsOrigins: string[];
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
+  /**
+   * TRUST_PROXY=1: the caller's address is the first X-Forwarded-For hop (the server sits behind
+   * a proxy that sets it). Otherwise it is the socket's, and X-Forwarded-For is ignored.
+   */
+  trustProxy: boolean;
+  /** Sign-ups per source address per hour; 0 turns the limit off. */
+  signupLimit: number;
+  /** ADMIN_REQUIRE_2FA=1: an admin without two-factor reaches only the 2FA set-up routes. */
+  adminRequire2fa: boolean;
+  /** Password hashes and checks running at once, and waiting beyond those, before `busy`. */
+  hashConcurrency: number;
+  hashQueue: number;
 }
 
 export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
   ["PORT", "HTTP port", "3000"],
   ["DATABASE_URL", "Postgres connection string; unset runs on embedded PGlite", "(unset)"],
-  ["DATA_DIR", "PGlite data folder when DATABASE_URL is unset", "./data"],
+  ["DATA_DIR", "PGlite data folder when DATABASE_URL is unset (one server process at a time)", "./data"],
   ["JWT_SECRET", "secret that signs tokens; unset: generated at first start and kept in the database", "(generated)"],
   ["ADMIN_EMAIL", "e-mail of the admin created at first start", "admin@localhost"],
   ["ADMIN_PASSWORD", "password of that admin; unset: random, printed once in the log", "(random)"],
   ["DEPOSIT_WALLET_ADDRESS", "wallet address shown on the deposit page", "(demo address)"],
   ["CORS_ORIGINS", "comma-separated origins allowed to call /api from other sites", "(same origin only)"],
+  ["TRUST_PROXY", "1: the caller's address is the first X-Forwarded-For hop (set it only behind a proxy that sets that header)", "0 (the socket's address)"],
+  ["SIGNUP_LIMIT", "sign-ups per source address per hour; 0 turns the limit off", "20"],
+  ["ADMIN_REQUIRE_2FA", "1: admins must turn on two-factor authentication before anything else", "0"],
 ];
+
+/** `--reset-admin-password`: prints a new admin password (or sets ADMIN_PASSWORD) and signs the admin out everywhere. */
+export const RESET_ADMIN_FLAG = "--reset-admin-password";
+
+const flag = (value: string | undefined) => value === "1" || value?.toLowerCase() === "true";
+
+function wholeNumber(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number of 0 or more, got ${value}`);
+  return n;
+}
 
 export const DEMO_WALLET_ADDRESS = "TQ5dEmoWa11etAddre55NotForRea1Funds";
 
@@ -42,5 +71,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     bodyLimit: 64 * 1024,
+    trustProxy: flag(env.TRUST_PROXY),
+    signupLimit: wholeNumber("SIGNUP_LIMIT", env.SIGNUP_LIMIT, 20),
+    adminRequire2fa: flag(env.ADMIN_REQUIRE_2FA),
+    // argon2 is CPU and memory bound: two at a time per core keeps the cores busy, a bounded
+    // queue behind them keeps a burst from making every sign-in wait.
+    hashConcurrency: 2 * availableParallelism(),
+    hashQueue: 32 * 2 * availableParallelism(),
   };
 }

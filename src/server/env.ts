@@ -1,8 +1,6 @@
-import type { PasswordHasher } from "../core/sessions";
-import type { TokenClaims } from "../core/sessions";
+import type { PasswordHasher, TokenClaims, TokenUser } from "../core/sessions";
 import type { IdempotencyClaim } from "../core/idempotency";
 import type { Db } from "../db/client";
-import type { Role } from "../shared/constants";
 import type { Config } from "./config";
 
 export interface Deps {
@@ -16,7 +14,7 @@ export interface Deps {
 export interface AppEnv {
   Variables: {
     deps: Deps;
-    user: { id: string; role: Role };
+    user: TokenUser;
     claims: TokenClaims;
     /** Set when a money call carries an Idempotency-Key. */
     idempotency?: IdempotencyClaim;

@@ -54,7 +54,12 @@ const amount = fc.oneof(
   fc.constantFrom(0, 0.01, 1, 1.005, 12.5, "12.50", "1e3", "-5", "", null, 1e308, Number.MAX_SAFE_INTEGER),
   text,
 );
-const segment = fc.oneof(text.map(encodeURIComponent), fc.constantFrom("3p", "6p", "1", "12", "13", "0", "-1", "1.5"));
+const segment = fc.oneof(
+  text.map(encodeURIComponent),
+  fc.constantFrom("3p", "6p", "1", "12", "13", "0", "-1", "1.5"),
+  // Statement filters: kinds and days, valid and not.
+  fc.constantFrom("earning", "pass_up", "gift_in", "deposit", "2026-01-01", "2025-12-31", "0000-01-01", "9999-12-31", "2026-02-30"),
+);
 const body = fc.oneof(
   fc.record(
     {
@@ -69,8 +74,11 @@ const body = fc.oneof(
       accountNumber: text,
       recipientEmail: fc.oneof(fc.constantFrom("alice@fuzz.test", "bob@fuzz.test", "gone@fuzz.test", "admin@test.local"), text),
       status: fc.oneof(fc.constantFrom("accepted", "declined", "pending"), text),
+      reason: fc.oneof(text, fc.constant(null), fc.integer()),
       cost: amount,
       unfreezeCost: amount,
+      ticket: text,
+      code: fc.oneof(fc.constantFrom("123456", "000000", "abcd-efgh-ijkl-mnop"), text),
     },
     { requiredKeys: [] },
   ),
@@ -82,6 +90,11 @@ const routes: { method: string; path: (seg: string[]) => string }[] = [
   { method: "POST", path: () => "/api/auth/login" },
   { method: "POST", path: () => "/api/auth/register" },
   { method: "POST", path: () => "/api/auth/logout" },
+  { method: "POST", path: () => "/api/auth/login/2fa" },
+  { method: "GET", path: () => "/api/auth/2fa" },
+  { method: "POST", path: () => "/api/auth/2fa/setup" },
+  { method: "POST", path: () => "/api/auth/2fa/enable" },
+  { method: "POST", path: () => "/api/auth/2fa/disable" },
   { method: "GET", path: () => "/api/auth/admin-referral-id" },
   { method: "GET", path: ([a]) => `/api/user/details/${a}` },
   { method: "GET", path: ([a]) => `/api/programs/${a}/levels` },
@@ -100,8 +113,18 @@ const routes: { method: string; path: (seg: string[]) => string }[] = [
   { method: "POST", path: ([a, b]) => `/api/user/packages/purchase/${a}/${b}` },
   { method: "POST", path: ([a, b]) => `/api/user/packages/unfreeze/${a}/${b}` },
   { method: "GET", path: ([a, b]) => `/api/user/matrix/${a}/${b}` },
+  { method: "GET", path: ([a, b, c]) => `/api/user/matrix/${a}/${b}?cycle=${c}` },
+  { method: "GET", path: ([a, b]) => `/api/user/packages/purchase/${a}/${b}/preview` },
+  { method: "GET", path: ([a, b]) => `/api/user/packages/unfreeze/${a}/${b}/preview` },
+  { method: "GET", path: ([a]) => `/api/user/missed?page=${a}` },
+  { method: "GET", path: ([a, b]) => `/api/user/partners?page=${a}&of=${b}` },
   { method: "GET", path: ([a]) => `/api/user/partners?page=${a}` },
   { method: "GET", path: ([a]) => `/api/user/transactions?page=${a}` },
+  { method: "GET", path: ([a, b, c]) => `/api/user/transactions?page=${a}&kind=${b}&from=${c}` },
+  { method: "GET", path: ([a, b, c]) => `/api/user/transactions?kind=${a}&from=${b}&to=${c}` },
+  { method: "GET", path: ([a, b, c]) => `/api/user/transactions.csv?kind=${a}&from=${b}&to=${c}` },
+  { method: "GET", path: ([a]) => `/api/user/requests?page=${a}` },
+  { method: "GET", path: ([a]) => `/api/user/earnings?days=${a}` },
   { method: "POST", path: () => "/api/newsletter" },
   { method: "GET", path: ([a]) => `/api/admin/audit?page=${a}` },
   { method: "GET", path: ([a]) => `/api/${a}` },

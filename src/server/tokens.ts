@@ -8,9 +8,14 @@ import { TOKEN_TTL_SECONDS } from "../shared/constants";
  */
 export type { TokenClaims };
 
-export async function issueToken(secret: string, userId: string): Promise<string> {
+/**
+ * A session token for `userId`. `generation` is the user's session generation
+ * (core/sessions.ts `sessionGeneration`): a token of an older one is refused, which is how an
+ * admin password reset signs the admin out everywhere.
+ */
+export async function issueToken(secret: string, userId: string, generation?: string): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return sign({ sub: userId, jti: crypto.randomUUID(), iat: now, exp: now + TOKEN_TTL_SECONDS }, secret, "HS256");
+  return sign({ sub: userId, jti: crypto.randomUUID(), iat: now, exp: now + TOKEN_TTL_SECONDS, ...(generation ? { gen: generation } : {}) }, secret, "HS256");
 }
 
 /** The claims of a token we signed that has not expired; null for anything else. */
@@ -18,7 +23,7 @@ export async function readToken(secret: string, token: string): Promise<TokenCla
   try {
     const payload = await verify(token, secret, "HS256");
     if (typeof payload.sub !== "string" || typeof payload.jti !== "string" || typeof payload.exp !== "number") return null;
-    return { sub: payload.sub, jti: payload.jti, exp: payload.exp };
+    return { sub: payload.sub, jti: payload.jti, exp: payload.exp, ...(typeof payload.gen === "string" ? { gen: payload.gen } : {}) };
   } catch {
     return null;
   }

@@ -6,6 +6,11 @@ import type { Cents } from "./money";
  * `type RequestStatus`), so a value added or changed here reaches every side.
  */
 
+/** The product's name, as the site and the dashboard show it (src/ui/content.ts reads it here). */
+export const BRAND_NAME = "Matrix USDT";
+/** Names a member may not take: they would read as the operator (src/shared/names.ts). */
+export const RESERVED_NAMES = ["System", "Admin", "Administrator", "Platform", BRAND_NAME] as const;
+
 // Programs and levels
 
 export const PROGRAMS = ["3p", "6p"] as const;
@@ -49,6 +54,17 @@ export const MIN_WITHDRAWAL: Cents = 100n;
 export const MIN_GIFT: Cents = 1n;
 export const MIN_LEVEL_PRICE: Cents = 0n;
 
+// Largest figures, in cents (docs/rules.md#money)
+
+/** The largest single amount of any field: deposit, withdrawal, gift, admin gift, level price (1,000,000.00). */
+export const MAX_AMOUNT: Cents = 100_000_000n;
+/**
+ * No account's balance may pass this, up or (for `system` and `external`, which may be negative)
+ * down: 10^13 cents (100,000,000,000.00). With every balance within it, balances, their sums and
+ * the system account all stay far below 2^53 cents, exact as JSON numbers and far from bigint's end.
+ */
+export const MAX_BALANCE: Cents = 10_000_000_000_000n;
+
 // Where a member's money went
 
 /** How a ledger transfer reads in a member's statement. */
@@ -88,6 +104,8 @@ export const AUDIT_PAGE_SIZE = 20;
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;
+/** A member's recipient searches, per minute (GET /api/user/search). */
+export const SEARCH_PER_MINUTE = 30;
 
 // Screens
 
@@ -101,5 +119,11 @@ export const COUNTDOWN_SECONDS = 10;
 // Sessions
 
 export const TOKEN_TTL_SECONDS = 24 * 60 * 60;
-export const LOGIN_MAX_FAILURES = 10;
+/** Login throttling (src/core/sessions.ts): how long a failed attempt is remembered. */
 export const LOGIN_WINDOW_MINUTES = 15;
+/** Failures of one (email, source address) that cost nothing; then each attempt waits 1 s, doubling, at most the window. */
+export const LOGIN_PAIR_FREE_FAILURES = 5;
+/** Failures of one email from all sources together that cost nothing; then each attempt waits 1 s, doubling... */
+export const LOGIN_EMAIL_FREE_FAILURES = 20;
+/** ...at most this long: distributed guessing slows to a crawl, and nobody is locked out for longer. */
+export const LOGIN_EMAIL_MAX_DELAY_SECONDS = 5 * 60;

@@ -18,15 +18,24 @@ export const ERROR_CODES = [
   "forbidden",
   "invalid_credentials",
   "throttled",
+  "busy",
+  "two_factor_required",
+  "two_factor_invalid",
+  "two_factor_not_set_up",
+  "two_factor_already_enabled",
+  "two_factor_not_enabled",
+  "login_ticket_invalid",
 
   // Accounts
   "email_taken",
   "invalid_referral",
   "user_not_found",
+  "partner_not_found",
   "cannot_delete_admin",
 
   // Money
   "insufficient_balance",
+  "balance_limit",
   "exceeds_available",
   "duplicate_transaction",
   "request_not_found",
@@ -40,6 +49,7 @@ export const ERROR_CODES = [
   "level_already_active",
   "level_already_frozen",
   "level_not_frozen",
+  "cycle_not_found",
 
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   "idempotency_busy",

@@ -26,15 +26,29 @@ export const ERRORS = {
   forbidden: { status: 403, msg: MSG.adminOnly },
   invalid_credentials: { status: 400, msg: MSG.invalidCredentials },
   throttled: { status: 429, msg: MSG.tooManyLogins(15) },
+  /** The password hashing queue is full (src/core/sessions.ts boundedHasher): try again shortly. */
+  busy: { status: 429, msg: MSG.busy },
+  /** ADMIN_REQUIRE_2FA: an admin without two-factor reaches only the 2FA set-up routes. */
+  two_factor_required: { status: 403, msg: MSG.twoFactorRequired },
+  two_factor_invalid: { status: 400, msg: MSG.twoFactorInvalid },
+  two_factor_not_set_up: { status: 409, msg: MSG.twoFactorNotSetUp },
+  two_factor_already_enabled: { status: 409, msg: MSG.twoFactorAlreadyEnabled },
+  two_factor_not_enabled: { status: 409, msg: MSG.twoFactorNotEnabled },
+  /** The ticket of a password login (2FA on) is unknown, expired, used or spent by wrong codes. */
+  login_ticket_invalid: { status: 400, msg: MSG.loginTicketInvalid },
 
   // Accounts
   email_taken: { status: 409, msg: MSG.emailTaken },
   invalid_referral: { status: 400, msg: MSG.invalidReferral },
   user_not_found: { status: 404, msg: MSG.userNotFound },
+  /** Not a member of the caller's team (or deleted, or unknown): other members' teams stay private. */
+  partner_not_found: { status: 404, msg: MSG.partnerNotFound },
   cannot_delete_admin: { status: 403, msg: MSG.cannotDeleteAdmin },
 
   // Money
   insufficient_balance: { status: 400, msg: MSG.insufficientBalance },
+  /** A credit that would take a balance past MAX_BALANCE (src/core/ledger.ts). */
+  balance_limit: { status: 400, msg: MSG.balanceLimit },
   exceeds_available: { status: 400, msg: MSG.exceedsAvailable },
   duplicate_transaction: { status: 400, msg: MSG.duplicateTransaction },
   request_not_found: { status: 404, msg: MSG.requestNotFound },
@@ -48,6 +62,7 @@ export const ERRORS = {
   level_already_active: { status: 400, msg: MSG.levelAlreadyActive },
   level_already_frozen: { status: 400, msg: MSG.levelAlreadyFrozen },
   level_not_frozen: { status: 400, msg: MSG.levelNotFrozen },
+  cycle_not_found: { status: 404, msg: MSG.cycleNotFound },
 
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   idempotency_busy: { status: 409, msg: MSG.keyBusy },

@@ -1,4 +1,5 @@
-import type { Decision } from "./constants";
+import { type Decision, MAX_BALANCE, RESERVED_NAMES, SEARCH_PER_MINUTE } from "./constants";
+import { formatUsdtGrouped } from "./money";
 
 /** Every sentence the server answers in `{msg}`. The spec's texts are quoted exactly. */
 export const MSG = {
@@ -17,17 +18,28 @@ export const MSG = {
   invalidCredentials: "Invalid email or password.",
   tooManyLogins: (minutes: number) =>
     `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  tooManySignUps: (minutes: number) => `Too many sign-ups from your address. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  busy: "The server is busy. Please try again in a moment.",
+  twoFactorRequired: "Admins must use two-factor authentication. Please set it up on the Security page first.",
+  twoFactorInvalid: "Invalid authentication code.",
+  twoFactorNotSetUp: "Please start the two-factor set-up first.",
+  twoFactorAlreadyEnabled: "Two-factor authentication is already on.",
+  twoFactorNotEnabled: "Two-factor authentication is not on.",
+  twoFactorDisabled: "Two-factor authentication is now off.",
+  loginTicketInvalid: "This sign-in has expired. Please log in again.",
   emailTaken: "A user with this email already exists.",
   invalidReferral: "Invalid referral ID.",
   registered: "Registration successful! Please log in.",
   loggedOut: "Logged out successfully.",
   userNotFound: "User not found.",
+  partnerNotFound: "Partner not found.",
 
   duplicateTransaction: "This transaction ID has already been submitted.",
   depositSubmitted: "Deposit request submitted successfully. It will be credited once an admin approves it.",
   withdrawalSubmitted: "Withdrawal request submitted successfully. It will be paid once an admin approves it.",
   exceedsAvailable: "Withdrawal amount cannot exceed your available balance.",
   insufficientBalance: "Insufficient balance.",
+  balanceLimit: `This would take a balance past the maximum of ${formatUsdtGrouped(MAX_BALANCE)}.`,
   alreadyProcessed: "This request has already been processed.",
   requestNotFound: "Request not found.",
   requestDecided: (status: Decision) => `Request successfully ${status}.`,
@@ -45,10 +57,13 @@ export const MSG = {
   levelPurchased: "Level purchased successfully!",
   levelNotFrozen: "This level is not frozen.",
   levelUnfrozen: "Level unfrozen successfully!",
+  cycleNotFound: "Cycle not found.",
 
   cannotDeleteAdmin: "Admins cannot be deleted.",
   userDeleted: "User deleted successfully!",
   searchTooShort: "Type at least 3 characters to search for a user.",
+  tooManySearches: `Too many searches (at most ${SEARCH_PER_MINUTE} a minute). Please wait a moment and try again.`,
+  reservedName: `Please choose another name: names that read as ${RESERVED_NAMES.slice(0, -1).join(", ")} or ${RESERVED_NAMES.at(-1)} are reserved.`,
   subscribed: "Thank you for subscribing!",
   alreadySubscribed: "You are already subscribed.",
 } as const;

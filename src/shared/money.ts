@@ -66,6 +66,13 @@ export function formatAmount(cents: Cents): string {
 /** "1 USDT" */
 export const formatUsdt = (cents: Cents) => `${formatAmount(cents)} USDT`;
 
+/** A large figure in a sentence, its thousands grouped: 100_000_000n -> "1,000,000 USDT". */
+export function formatUsdtGrouped(cents: Cents): string {
+  const [whole = "", frac] = formatAmount(cents).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${frac === undefined ? grouped : `${grouped}.${frac}`} USDT`;
+}
+
 /** A percentage in a sentence: 8n -> "8%". */
 export const formatPercent = (percent: bigint | number) => `${percent}%`;
 

@@ -10,6 +10,8 @@ export const PAGES = {
   home: "/",
   login: "/login",
   register: "/register",
+  /** The public, server-rendered explanation of programs, slots, cycles, fees and prices. */
+  howItWorks: "/how-it-works",
   /** The dashboard's index: the profile. */
   dashboard: DASHBOARD,
   package: `${DASHBOARD}/package`,
@@ -17,7 +19,10 @@ export const PAGES = {
   deposit: `${DASHBOARD}/deposit`,
   withdraw: `${DASHBOARD}/withdraw`,
   transactions: `${DASHBOARD}/transactions`,
+  earnings: `${DASHBOARD}/earnings`,
   partners: `${DASHBOARD}/partners`,
+  /** Two-factor authentication: set-up, recovery codes, turning it off. */
+  security: `${DASHBOARD}/security`,
   allUsers: `${DASHBOARD}/all-users`,
   adminDashboard: `${DASHBOARD}/admin-dashboard`,
   adminWithdraw: `${DASHBOARD}/admin-withdraw`,

@@ -11,6 +11,7 @@ import {
   registerSchema,
   withdrawSchema,
 } from "./schemas";
+import { MAX_AMOUNT } from "./constants";
 
 /** The first message a schema gives for `input`, or the parsed value. */
 function firstMessage(schema: z.ZodMiniType, input: unknown): string | undefined {
@@ -53,9 +54,26 @@ describe("amounts", () => {
   });
 
   test("refuse amounts too large for the ledger, saying so", () => {
-    expect(firstMessage(depositSchema, deposit(1e15))).toBe("Amount is too large.");
-    expect(firstMessage(depositSchema, deposit(1e21))).toBe("Amount is too large.");
-    expect(firstMessage(depositSchema, deposit("99999999999999"))).toBe("Amount is too large.");
+    expect(firstMessage(depositSchema, deposit(1e15))).toBe("Amount must be at most 1,000,000 USDT.");
+    expect(firstMessage(depositSchema, deposit(1e21))).toBe("Amount must be at most 1,000,000 USDT.");
+    expect(firstMessage(depositSchema, deposit("99999999999999"))).toBe("Amount must be at most 1,000,000 USDT.");
+  });
+
+  test("are at most 1,000,000.00 in every amount field (MAX_AMOUNT)", () => {
+    const TOO_MUCH = "Amount must be at most 1,000,000 USDT.";
+    expect(depositSchema.parse(deposit("1000000")).amount).toBe(MAX_AMOUNT);
+    expect(depositSchema.parse(deposit(1_000_000)).amount).toBe(MAX_AMOUNT);
+    for (const over of ["1000000.01", 1_000_000.01, 2_000_000, "9999999999999.99"]) {
+      expect(firstMessage(depositSchema, deposit(over))).toBe(TOO_MUCH);
+      expect(firstMessage(withdrawSchema, withdrawal(over))).toBe(TOO_MUCH);
+      expect(firstMessage(giftSchema, { amount: over, recipientEmail: "a@b.co" })).toBe(TOO_MUCH);
+      expect(firstMessage(adminGiftSchema, { amount: over })).toBe(TOO_MUCH);
+      expect(firstMessage(levelPriceSchema, { cost: over, unfreezeCost: 1 })).toBe("Cost must be at most 1,000,000 USDT.");
+      expect(firstMessage(levelPriceSchema, { cost: 1, unfreezeCost: over })).toBe("Unfreeze cost must be at most 1,000,000 USDT.");
+    }
+    expect(withdrawSchema.parse(withdrawal("1000000.00")).amount).toBe(MAX_AMOUNT);
+    expect(adminGiftSchema.parse({ amount: "1000000" }).amount).toBe(MAX_AMOUNT);
+    expect(levelPriceSchema.parse({ cost: 1_000_000, unfreezeCost: 1_000_000 })).toEqual({ cost: MAX_AMOUNT, unfreezeCost: MAX_AMOUNT });
   });
 
   test("are required", () => {
@@ -102,6 +120,23 @@ describe("register", () => {
     expect(firstMessage(registerSchema, { ...valid, referralId: "" })).toBe("Referral ID is required.");
     expect(firstMessage(registerSchema, { ...valid, referralId: undefined })).toBe("Referral ID is required.");
     expect(firstMessage(registerSchema, { ...valid, name: 42 })).toBe("Name is required.");
+  });
+
+  test("removes control, bidi and invisible characters from the name and collapses its spaces", () => {
+    const name = (raw: string) => registerSchema.parse({ ...valid, name: raw }).name;
+    expect(name("Ann\u0000 \u0007Lee")).toBe("Ann Lee");
+    expect(name("\u202EAnn\u202C \u2066Lee\u2069")).toBe("Ann Lee");
+    expect(name("A\u200Bn\u200Cn\u200D \u200E\u200FLee\uFEFF\u00AD")).toBe("Ann Lee");
+    expect(name("  Ann \t\n\u00A0 \u3000 Lee  ")).toBe("Ann Lee");
+    expect(firstMessage(registerSchema, { ...valid, name: "\u200B\u202E\uFEFF \u3164" })).toBe("Name is required.");
+  });
+
+  test("refuses names that read as the platform, however written", () => {
+    const reserved = "Please choose another name: names that read as System, Admin, Administrator, Platform or Matrix USDT are reserved.";
+    for (const name of ["System", "Sys tem", "ADMIN", "S.y.s.t.e.m", "5ystem", "adm1n", "Administrator", "p l a t f o r m", "Matrix USDT", "matrix-usdt", "Admin Team", "\u0410dmin"]) {
+      expect([name, firstMessage(registerSchema, { ...valid, name })]).toEqual([name, reserved]);
+    }
+    for (const name of ["Badminton", "Ecosystem", "Ada Lovelace", "Matrix", "Zoë O'Neil"]) expect(registerSchema.parse({ ...valid, name }).name).toBe(name);
   });
 });
 

@@ -4,7 +4,9 @@ import {
   EARNINGS_DAYS,
   EARNINGS_MAX_DAYS,
   REASON_MAX_LENGTH,
+  REQUEST_TYPES,
   STATEMENT_KINDS,
+  MAX_AMOUNT,
   MIN_DEPOSIT,
   MIN_GIFT,
   MIN_LEVEL_PRICE,
@@ -17,7 +19,8 @@ import {
   WITHDRAWAL_METHODS,
 } from "./constants";
 import { MSG } from "./messages";
-import { type AmountProblem, type Cents, formatAmount, formatUsdt, readDollars } from "./money";
+import { type AmountProblem, type Cents, formatAmount, formatUsdt, formatUsdtGrouped, readDollars } from "./money";
+import { cleanName, readsAsPlatform } from "./names";
 
 /**
  * Payload schemas shared by the server validators and the client forms. Written with zod/mini
@@ -52,6 +55,18 @@ const email = z.pipe(
   z.email({ pattern: z.regexes.html5Email, error: "Please enter a valid email address." }),
 );
 
+/**
+ * A member's name: invisible and reordering characters removed, spaces collapsed (`cleanName`),
+ * 1 to 100 characters, and not one that reads as the operator (`readsAsPlatform`).
+ */
+export const personName = z.pipe(
+  z.string({ error: "Name is required." }).check(z.overwrite(cleanName), z.minLength(1, "Name is required."), z.maxLength(100, "Name must be at most 100 characters.")),
+  z.string().check(z.refine((name) => !readsAsPlatform(name), MSG.reservedName)),
+);
+
+/** What every amount field says above MAX_AMOUNT. */
+export const amountTooLarge = (label = "Amount") => `${label} must be at most ${formatUsdtGrouped(MAX_AMOUNT)}.`;
+
 interface AmountRules {
   label?: string;
   /** Smallest accepted amount in cents; 0 accepts a zero amount. */
@@ -60,14 +75,14 @@ interface AmountRules {
   minMessage?: string;
 }
 
-/** A dollar amount as a JSON number or decimal string; becomes integer cents. */
+/** A dollar amount as a JSON number or decimal string, at most MAX_AMOUNT; becomes integer cents. */
 export const amount = ({ label = "Amount", min, positiveMessage, minMessage }: AmountRules) => {
   const problems: Record<AmountProblem, string> = {
     missing: `${label} is required.`,
     not_a_number: `${label} must be a number.`,
     negative: positiveMessage,
     too_many_decimals: `${label} must have at most 2 decimal places.`,
-    too_large: `${label} is too large.`,
+    too_large: amountTooLarge(label),
   };
   return z.pipe(
     z.unknown(),
@@ -80,6 +95,7 @@ export const amount = ({ label = "Amount", min, positiveMessage, minMessage }: A
       if ("problem" in read) return fail(problems[read.problem]);
       if (read.cents === 0n && min > 0n) return fail(positiveMessage);
       if (read.cents < min) return fail(minMessage ?? positiveMessage);
+      if (read.cents > MAX_AMOUNT) return fail(problems.too_large);
       return read.cents;
     }),
   );
@@ -91,7 +107,7 @@ export const loginSchema = z.object({
 });
 
 export const registerSchema = z.object({
-  name: requiredText("Name", 100),
+  name: personName,
   email,
   password: z
     .string({ error: "Password is required." })
@@ -212,6 +228,11 @@ export const earningsQuery = z.object({
 /** `?of=`: the direct partners of a member of the caller's team (the caller's own when absent). */
 export const partnersQuery = z.extend(pageQuery, {
   of: z.optional(z.string().check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found."))),
+});
+
+/** `?page=&type=`: the member's own requests, of one type or both. */
+export const requestsQuery = z.extend(pageQuery, {
+  type: z.optional(z.enum(REQUEST_TYPES, { error: `Type must be ${oneOf(REQUEST_TYPES)}.` })),
 });
 
 /** The gift form's recipient search. */

@@ -14,7 +14,7 @@ export const onPostgres = Boolean(TEST_DATABASE_URL);
 
 async function prepareTemplate(database: Database) {
   await migrate(database);
-  await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, hasher: testHasher, log: () => {} });
+  await seed(database.db, { adminEmail: ADMIN.email, adminPassword: ADMIN.password, hasher: testHasher });
 }
 
 let pgliteTemplate: Promise<Blob> | undefined;

@@ -29,9 +29,19 @@ let sequence = 0;
 /** The secret every test app signs tokens with, for tests that forge or expire tokens. */
 export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
-/** What createApp needs, as every test app has it: cheap hashing, TEST_JWT_SECRET, default config. */
-export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"] } = {}): Deps {
-  return { db, config: { ...loadConfig({}), ...overrides.config }, hasher: testHasher, jwtSecret: TEST_JWT_SECRET, log: overrides.log ?? (() => {}) };
+/**
+ * What createApp needs, as every test app has it: cheap hashing, TEST_JWT_SECRET, default config
+ * except the sign-up limit, which is off (suites sign many members up from one address; the
+ * test of the limit turns it on).
+ */
+export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"]; hasher?: Deps["hasher"] } = {}): Deps {
+  return {
+    db,
+    config: { ...loadConfig({}), signupLimit: 0, ...overrides.config },
+    hasher: overrides.hasher ?? testHasher,
+    jwtSecret: TEST_JWT_SECRET,
+    log: overrides.log ?? (() => {}),
+  };
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -50,10 +60,10 @@ export type RequestKind = "deposits" | "withdrawals";
  * A fresh database and the app on top of it, with helpers that speak HTTP through
  * `app.request()` exactly as a client would.
  */
-export async function createHarness(options: { config?: Partial<Config>; max?: number } = {}) {
+export async function createHarness(options: { config?: Partial<Config>; max?: number; hasher?: Deps["hasher"] } = {}) {
   const database: Database = await freshDatabase({ max: options.max });
   const logged: unknown[] = [];
-  const app = createApp(testDeps(database.db, { config: options.config, log: (_m, e) => logged.push(e) }));
+  const app = createApp(testDeps(database.db, { config: options.config, hasher: options.hasher, log: (_m, e) => logged.push(e) }));
 
   async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...opts.headers };

@@ -20,8 +20,14 @@ export function matrixHelpers(h: Harness) {
     expect(res.status).toBe(200);
   }
 
-  const matrix = async (user: { token: string }, program: string, level: number) =>
-    (await h.call("GET", `/api/user/matrix/${program}/${level}`, { token: user.token })).body;
+  /** GET /api/user/matrix: the current cycle, or lifetime cycle `cycle`. */
+  const matrix = async (user: { token: string }, program: string, level: number, cycle?: number) =>
+    (await h.call("GET", `/api/user/matrix/${program}/${level}${cycle === undefined ? "" : `?cycle=${cycle}`}`, { token: user.token })).body;
+  /** GET /api/user/missed, page `page`. */
+  const missed = async (user: { token: string }, page = 1) => (await h.call("GET", `/api/user/missed?page=${page}`, { token: user.token })).body;
+  /** GET the preview of a purchase or an unfreeze (the whole answer: refusals too). */
+  const preview = (action: "purchase" | "unfreeze", user: { token: string }, program: string, level: number) =>
+    h.call("GET", `/api/user/packages/${action}/${program}/${level}/preview`, { token: user.token });
   const balance = async (user: { token: string }) => (await h.me(user.token)).balance as number;
 
   /** A funded user registered under `referrer` (the admin when omitted). */
@@ -31,7 +37,7 @@ export function matrixHelpers(h: Harness) {
     return user;
   }
 
-  return { buy, unfreeze, bought, matrix, balance, member };
+  return { buy, unfreeze, bought, matrix, missed, preview, balance, member };
 }
 
 export async function systemBalance(db: Db): Promise<bigint> {

@@ -95,40 +95,16 @@ const ICONS = {
     </>
   ),
   levels: <path d="M4 20h4v-5H4zM10 20h4V10h-4zM16 20h4V4h-4z" />,
-
-  // Marketing site
-  shield: <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Zm-3.5 9 2.5 2.5 4.5-5" />,
-  bolt: <path d="M13 2 4 14h7l-1 8 9-12h-7l1-8Z" />,
-  globe: (
+  help: (
     <>
       <circle cx="12" cy="12" r="9" />
-      <path d="M3 12h18M12 3c2.5 2.6 3.8 5.6 3.8 9s-1.3 6.4-3.8 9c-2.5-2.6-3.8-5.6-3.8-9S9.5 5.6 12 3Z" />
+      <path d="M9.5 9.5a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6v.6M12 17h.01" />
     </>
   ),
+
+  // Shared with the marketing site (its own icons are in ./siteIcons.tsx)
+  shield: <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Zm-3.5 9 2.5 2.5 4.5-5" />,
   chart: <path d="M4 20V10m6 10V4m6 16v-7m4 7H3" />,
-  telegram: <path d="m21 4-18 7 6 2 2 6 3-4 5 4 2-15ZM9 13l9-7" />,
-  "x-twitter": <path d="M4 4l16 16M20 4 4 20" />,
-  facebook: <path d="M15 3h-2.5A3.5 3.5 0 0 0 9 6.5V10H6.5v3.5H9V21h3.5v-7.5H15l.5-3.5h-3V7a1 1 0 0 1 1-1H15V3Z" />,
-  instagram: (
-    <>
-      <rect x="3.5" y="3.5" width="17" height="17" rx="5" />
-      <circle cx="12" cy="12" r="4" />
-      <path d="M17.3 6.7h.01" />
-    </>
-  ),
-  pin: (
-    <>
-      <path d="M12 21s7-6.1 7-11.5a7 7 0 0 0-14 0C5 14.9 12 21 12 21Z" />
-      <circle cx="12" cy="9.5" r="2.5" />
-    </>
-  ),
-  phone: <path d="M5 4h4l2 5-2.5 1.5a11 11 0 0 0 5 5L15 13l5 2v4a2 2 0 0 1-2 2A16 16 0 0 1 3 6a2 2 0 0 1 2-2Z" />,
-  mail: (
-    <>
-      <rect x="3" y="5" width="18" height="14" rx="2" />
-      <path d="m3 7 9 6 9-6" />
-    </>
-  ),
 } satisfies Record<string, ReactNode>;
 
 export type IconName = keyof typeof ICONS;
@@ -137,7 +113,12 @@ export type IconName = keyof typeof ICONS;
  * One icon in a 24-unit box, stroked in the current text colour and sized to the font.
  * Decorative: the text or label beside it names it.
  */
-export function Icon({ name, className = "", ...props }: { name: IconName } & SVGProps<SVGSVGElement>) {
+export function Icon({ name, ...props }: { name: IconName } & SVGProps<SVGSVGElement>) {
+  return <IconFrame {...props}>{ICONS[name]}</IconFrame>;
+}
+
+/** The 24-unit stroked box every icon is drawn in (./siteIcons.tsx draws in it too). */
+export function IconFrame({ className = "", children, ...props }: SVGProps<SVGSVGElement>) {
   return (
     <svg
       viewBox="0 0 24 24"
@@ -153,7 +134,7 @@ export function Icon({ name, className = "", ...props }: { name: IconName } & SV
       className={`shrink-0 ${className}`.trim()}
       {...props}
     >
-      {ICONS[name]}
+      {children}
     </svg>
   );
 }

@@ -1,8 +1,10 @@
 import { json, serveFetch, useDom } from "../../testing/dom";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { makeMe, wireMe } from "../../testing/renderClient";
 import { renderApp } from "../../testing/renderApp";
+import { UNREACHABLE } from "../layout/ConnectionBanner";
+import { meKey } from "../lib/me";
 import { getToken } from "../lib/session";
 
 useDom();
@@ -50,4 +52,72 @@ test("a stored token the server refuses signs the user out and back to /logIn", 
   const app = renderApp("/userDashboard", { token: "expired-token" });
   await waitFor(() => expect(app.location()).toBe("/logIn"), { timeout: 4000 });
   expect(getToken()).toBeNull();
+});
+
+describe("a server that cannot be reached never signs the member out", () => {
+  /** The server's state: answering, unreachable (the fetch itself fails), or restarting (502 from a proxy, 503). */
+  let state: "up" | "unreachable" | "restarting" = "up";
+  const serve = () =>
+    serveFetch((req) => {
+      if (state === "unreachable") throw new TypeError("Failed to fetch");
+      if (state === "restarting") return new Response("<html>Bad Gateway</html>", { status: 502, headers: { "content-type": "text/html" } });
+      return new URL(req.url).pathname === "/api/auth" ? json(wireMe(makeMe())) : json({ msg: "Not found." }, 404);
+    });
+  // A boolean, not the element: a failed expect on a DOM node takes Bun ages to print.
+  const banner = () => screen.queryByText(UNREACHABLE) !== null;
+
+  for (const outage of ["unreachable", "restarting"] as const) {
+    test(`${outage}: the dashboard stays, says "Can't reach the server, retrying..." politely, and recovers by itself`, async () => {
+      state = "up";
+      serve();
+      const app = renderApp("/userDashboard", { token: "stored-token" });
+      expect(await screen.findByRole("heading", { name: "Profile" })).toBeTruthy();
+      expect(banner()).toBe(false);
+
+      state = outage;
+      // Not awaited: it settles only once the server answers again.
+      void app.client.refetchQueries({ queryKey: meKey });
+      const shown = await screen.findByText(UNREACHABLE);
+      expect(shown.closest("[role=status]")).toBe(shown);
+      // Still signed in, still on the page, the user still shown; no toast per try.
+      expect(getToken()).toBe("stored-token");
+      expect(app.location()).toBe("/userDashboard");
+      expect(screen.getByRole("heading", { name: "Profile" })).toBeTruthy();
+      expect(screen.queryByText("Failed to fetch")).toBeNull();
+
+      state = "up";
+      await waitFor(() => expect(banner()).toBe(false), { timeout: 5000 });
+      expect(getToken()).toBe("stored-token");
+      expect(app.location()).toBe("/userDashboard");
+    });
+  }
+
+  test("before the first answer: the loader with the banner, the token kept, then the dashboard once the server answers", async () => {
+    state = "unreachable";
+    serve();
+    const app = renderApp("/userDashboard", { token: "stored-token" });
+    expect(await screen.findByText(UNREACHABLE)).toBeTruthy();
+    expect(screen.getByText("Loading, please wait...")).toBeTruthy();
+    expect(getToken()).toBe("stored-token");
+    state = "up";
+    expect(await screen.findByRole("heading", { name: "Profile" }, { timeout: 5000 })).toBeTruthy();
+    expect(banner()).toBe(false);
+    expect(app.location()).toBe("/userDashboard");
+  });
+
+  test("a 401 during an outage still signs out", async () => {
+    state = "up";
+    let refuse = false;
+    serveFetch((req) => {
+      if (refuse) return json({ msg: "Token is not valid", code: "bad_token" }, 401);
+      return new URL(req.url).pathname === "/api/auth" ? json(wireMe(makeMe())) : json({ msg: "Not found." }, 404);
+    });
+    const app = renderApp("/userDashboard", { token: "stored-token" });
+    expect(await screen.findByRole("heading", { name: "Profile" })).toBeTruthy();
+    refuse = true;
+    await app.client.refetchQueries({ queryKey: meKey });
+    await waitFor(() => expect(app.location()).toBe("/logIn"), { timeout: 4000 });
+    expect(getToken()).toBeNull();
+    expect(banner()).toBe(false);
+  });
 });

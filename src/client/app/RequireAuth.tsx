@@ -4,6 +4,7 @@ import toast from "react-hot-toast";
 import { Navigate, useLocation } from "react-router";
 import { PAGES, SIGNED_OUT_REDIRECT } from "../../shared/pages";
 import { FullScreenLoader } from "../../ui/FullScreenLoader";
+import { ConnectionBanner } from "../layout/ConnectionBanner";
 import { useMe, type Me } from "../lib/me";
 
 export const AUTH_REQUIRED = "You must be logged in to access this page!";
@@ -22,17 +23,25 @@ export interface FromState {
 
 /**
  * The gate of /userDashboard. No token: off to /logIn with the origin remembered and the
- * spec's toast. Token but no user yet: the full-screen loader (useMe signs out by itself if
- * the user cannot be loaded, which lands here again without a token).
+ * spec's toast. Token but no user yet: the full-screen loader (useMe signs out by itself when
+ * the server answers 401, which lands here again without a token; while the server cannot be
+ * reached the loader stays, with the banner that says so, until it answers).
  */
 export function RequireAuth({ children }: { children: (user: Me) => React.ReactNode }) {
-  const { user, token } = useMe();
+  const { user, token, unreachable } = useMe();
   const location = useLocation();
   const signingOut = useAtomValue(signingOutAtom);
 
   if (!token && signingOut) return <Navigate to={PAGES.login} replace />;
   if (!token) return <RedirectToLogin from={location.pathname + location.search + location.hash} />;
-  if (!user) return <FullScreenLoader />;
+  if (!user) {
+    return (
+      <>
+        <FullScreenLoader />
+        {unreachable && <ConnectionBanner overlay />}
+      </>
+    );
+  }
   return <>{children(user)}</>;
 }
 

@@ -28,7 +28,9 @@ export const featureRoutes: FeatureRoute[] = [
     icon: "transactions",
     page: lazy(() => import("../features/transactions/TransactionsPage")),
   },
+  { path: PAGES.earnings, label: "Earnings", icon: "chart", page: lazy(() => import("../features/earnings/EarningsPage")) },
   { path: PAGES.partners, label: "Partners", icon: "partners", page: lazy(() => import("../features/partners/PartnersPage")) },
+  { path: PAGES.security, label: "Security", icon: "shield", page: lazy(() => import("../features/security/SecurityPage")) },
   { path: PAGES.allUsers, label: "All Users", icon: "users", adminOnly: true, page: lazy(() => import("../features/users/AllUsersPage")) },
   {
     path: PAGES.adminDashboard,

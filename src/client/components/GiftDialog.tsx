@@ -1,9 +1,9 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import toast from "react-hot-toast";
 import { MIN_GIFT } from "../../shared/constants";
 import type { Cents } from "../../shared/money";
 import * as z from "zod/mini";
-import { giftSchema } from "../../shared/schemas";
+import { amountTooLarge, giftSchema } from "../../shared/schemas";
 import { failureMessage, successMessage } from "../lib/serverMessage";
 import { useSchemaForm } from "../lib/useSchemaForm";
 import { AmountInput, Field } from "./Field";
@@ -11,8 +11,10 @@ import { Modal } from "./Modal";
 
 /** The gift's amount rule, the same for a member's gift and an admin's. */
 const amountSchema = z.pick(giftSchema, { amount: true });
-// The spec has one message for every unusable amount (empty, zero, negative, 3 decimals).
+// The spec has one message for every unusable amount (empty, zero, negative, 3 decimals);
+// an amount above the maximum says what the maximum is.
 const INVALID = "Please enter a valid positive amount.";
+const TOO_LARGE = amountTooLarge();
 
 interface GiftDialogProps {
   open: boolean;
@@ -24,13 +26,18 @@ interface GiftDialogProps {
   pending: boolean;
   /** Sends the gift of `amount` cents; its answer's msg is the success toast. */
   send: (amount: Cents) => Promise<unknown>;
+  /** Asked before sending (a dialog naming who and how much); false sends nothing and keeps the form. */
+  confirm?: (amount: Cents) => Promise<boolean>;
   successDefault: string;
   onClose: () => void;
 }
 
 /** An amount form in a modal: open -> sending -> closed on success (spec section 4). */
-export function GiftDialog({ open, title, email, label, hint, pending, send, successDefault, onClose }: GiftDialogProps) {
+export function GiftDialog({ open, title, email, label, hint, pending, send, confirm, successDefault, onClose }: GiftDialogProps) {
   const { values, errors, set, submit, reset } = useSchemaForm(amountSchema, { amount: "" });
+  // While the confirmation is up, Escape is its own: it must not close this dialog under it.
+  const [confirming, setConfirming] = useState(false);
+  const busy = pending || confirming;
 
   function close() {
     reset();
@@ -38,6 +45,11 @@ export function GiftDialog({ open, title, email, label, hint, pending, send, suc
   }
 
   const onSubmit = submit(async ({ amount }) => {
+    if (confirm) {
+      setConfirming(true);
+      const confirmed = await confirm(amount).finally(() => setConfirming(false));
+      if (!confirmed) return;
+    }
     try {
       toast.success(successMessage(await send(amount), successDefault));
       close();
@@ -47,17 +59,17 @@ export function GiftDialog({ open, title, email, label, hint, pending, send, suc
   });
 
   return (
-    <Modal open={open} title={title} onClose={close} dismissible={!pending}>
+    <Modal open={open} title={title} onClose={close} dismissible={!busy}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <p className="muted break-all text-sm">{email}</p>
-        <Field label={label} error={errors.amount && INVALID} hint={hint}>
+        <Field label={label} error={errors.amount && (errors.amount === TOO_LARGE ? TOO_LARGE : INVALID)} hint={hint}>
           {(a11y) => <AmountInput {...a11y} min={MIN_GIFT} value={values.amount} onChange={set("amount")} />}
         </Field>
         <div className="flex justify-end gap-3">
-          <button type="button" className="btn btn-secondary focus-ring" onClick={close} disabled={pending}>
+          <button type="button" className="btn btn-secondary focus-ring" onClick={close} disabled={busy}>
             Cancel
           </button>
-          <button type="submit" className="btn btn-primary focus-ring" disabled={pending}>
+          <button type="submit" className="btn btn-primary focus-ring" disabled={busy}>
             {pending ? "Sending..." : "Send gift"}
           </button>
         </div>

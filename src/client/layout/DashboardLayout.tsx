@@ -4,8 +4,9 @@ import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { Spinner } from "../components/Spinner";
 import { brand } from "../../ui/content";
 import { isPage } from "../../shared/pages";
-import type { Me } from "../lib/me";
+import { useMe, type Me } from "../lib/me";
 import { BottomTabs } from "./BottomTabs";
+import { ConnectionBanner } from "./ConnectionBanner";
 import { Header } from "./Header";
 import { menuFor } from "./menu";
 import { Sidebar } from "./Sidebar";
@@ -19,6 +20,7 @@ export function DashboardLayout({ user }: { user: Me }) {
   const items = useMemo(() => menuFor(user.role), [user.role]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
+  const { unreachable } = useMe();
 
   useEffect(() => {
     const current = items.find((i) => isPage(pathname, i.to));
@@ -32,6 +34,7 @@ export function DashboardLayout({ user }: { user: Me }) {
       </a>
       <Sidebar items={items} />
       <div className="flex min-w-0 flex-1 flex-col">
+        {unreachable && <ConnectionBanner />}
         <Header user={user} onOpenMenu={isAdmin ? () => setDrawerOpen(true) : undefined} menuOpen={drawerOpen} />
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 lg:py-8">
           <PageErrorBoundary key={pathname}>

@@ -1,5 +1,5 @@
 import { formatDollars } from "../../shared/money";
-import type { Me } from "../lib/me";
+import { availableBalance, type Me } from "../lib/me";
 import { Avatar } from "./Avatar";
 import { Brand } from "../../ui/Brand";
 import { Icon } from "../../ui/icons";
@@ -32,10 +32,12 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
           <Brand compact />
         </div>
         <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-4">
-          <p className="m-0 flex items-baseline gap-2 whitespace-nowrap rounded-pill border border-line bg-panel/70 px-3 py-1.5 text-sm">
+          <p className="m-0 flex flex-col whitespace-nowrap rounded-pill border border-line bg-panel/70 px-3 py-1 text-sm sm:flex-row sm:items-baseline sm:gap-2 sm:py-1.5">
             <span className="hidden muted sm:inline">Balance</span>
             <span className="sr-only sm:hidden">Balance</span>
             <span className="font-bold tabular-nums text-figure-green">{`${formatDollars(user.balance)} $`}</span>
+            {/* While a withdrawal is held, what can be spent: cents arithmetic, as everywhere. */}
+            {user.pendingWithdrawalsTotal > 0n && <span className="muted text-xs sm:text-sm">{`· ${formatDollars(availableBalance(user))} $ available`}</span>}
           </p>
           <div className="flex min-w-0 items-center gap-2">
             <Avatar name={user.name} size={34} />

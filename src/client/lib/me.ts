@@ -5,7 +5,7 @@ import { AUTH_REFETCH_MS } from "../../shared/constants";
 import { SESSION, type me } from "../../shared/contract/session";
 import type { Answer } from "../../shared/contract/wire";
 import type { Cents } from "../../shared/money";
-import { call } from "./api";
+import { ApiError, call } from "./api";
 import { setToken, tokenAtom } from "./session";
 
 /** The signed-in member: money in cents, dates as Date (src/shared/contract.ts). */
@@ -14,31 +14,44 @@ export type { LevelStatus } from "../../shared/constants";
 
 export const meKey = ["auth", "me"] as const;
 
+/** The only failure that ends a session: the server said 401 (no token, expired, revoked, forged). */
+export const endsSession = (error: unknown) => error instanceof ApiError && error.status === 401;
+
+/** Longest wait between two tries while the server cannot be reached. */
+export const ME_RETRY_MAX_MS = 10_000;
+
 export const meQuery = (token: string | null) =>
   queryOptions({
     queryKey: meKey,
-    queryFn: ({ signal }) => call(SESSION.me, { signal }),
+    // Quiet: a server that is away is said once, by the banner, not by a toast per try.
+    queryFn: ({ signal }) => call(SESSION.me, { signal, quiet: true }),
     enabled: Boolean(token),
     refetchOnWindowFocus: true,
     refetchInterval: AUTH_REFETCH_MS,
-    retry: 1,
+    // A network error, a restarting server, a 5xx: tried again (1 s, 2 s, 4 s... at most 10 s)
+    // for as long as it takes. Only a 401 stops, and signs out.
+    retry: (_failures, error) => !endsSession(error),
+    retryDelay: (failures) => Math.min(1000 * 2 ** failures, ME_RETRY_MAX_MS),
   });
 
 /**
- * The signed-in user. Runs only while a token exists; if it fails with a token present the
- * user is signed out (spec section 4).
+ * The signed-in user. Runs only while a token exists. Only a 401 signs the user out; any other
+ * failure keeps the session (and the user last loaded) and is retried: `unreachable` is true
+ * while the latest try failed that way (the dashboard's "Can't reach the server" banner).
  */
 export function useMe() {
   const token = useAtomValue(tokenAtom);
   const query = useQuery(meQuery(token));
   const client = useQueryClient();
+  const failure = query.failureReason ?? query.error;
+  const expired = Boolean(token) && endsSession(failure);
   useEffect(() => {
-    if (token && query.isError) {
+    if (expired) {
       setToken(null);
       client.removeQueries({ queryKey: meKey });
     }
-  }, [token, query.isError, client]);
-  return { ...query, user: token ? query.data : undefined, token };
+  }, [expired, client]);
+  return { ...query, user: token ? query.data : undefined, token, unreachable: Boolean(token) && failure != null && !expired };
 }
 
 /** Available to withdraw or spend: balance minus pending withdrawals. */

@@ -1,11 +1,12 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { tokenUser } from "../../core/sessions";
 import { readToken } from "../tokens";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
 
-/** The caller must send a valid, unrevoked token of a user who still exists, in x-auth-token. */
-export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+/** Reads the caller's token into `claims` and `user`; a refusal when there is none or it is not good. */
+async function identify(c: Context<AppEnv>): Promise<Response | undefined> {
   const token = c.req.header("x-auth-token")?.trim();
   if (!token) return refusal(c, "no_token");
   const { db, jwtSecret } = c.get("deps");
@@ -14,6 +15,29 @@ export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   if (!claims || !user) return refusal(c, "bad_token");
   c.set("claims", claims);
   c.set("user", user);
+  return undefined;
+}
+
+/**
+ * The caller must send a valid, unrevoked token of a user who still exists, in x-auth-token.
+ *
+ * With ADMIN_REQUIRE_2FA=1, an admin whose second factor is off is refused here too (403,
+ * "two_factor_required"): such a token reaches only the routes behind `requireSignedIn` (who am
+ * I, logout, and the 2FA set-up). The check is made on every request, so the same token works
+ * everywhere as soon as 2FA is on.
+ */
+export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  const refused = await identify(c);
+  if (refused) return refused;
+  const user = c.get("user");
+  if (user.role === "admin" && !user.twoFactor && c.get("deps").config.adminRequire2fa) return refusal(c, "two_factor_required");
+  await next();
+});
+
+/** Like requireUser, but lets an admin who still has to turn 2FA on through: the set-up routes. */
+export const requireSignedIn = createMiddleware<AppEnv>(async (c, next) => {
+  const refused = await identify(c);
+  if (refused) return refused;
   await next();
 });
 

@@ -19,20 +19,20 @@ export const adminRoutes = new Hono<AppEnv>()
     reply(c, API.withdrawals, await listWithdrawals(c.get("deps").db, c.req.valid("query"))),
   )
   .put(API.decideDeposit.path, idempotency, validate("json", API.decideDeposit.body), (c) => {
-    const { status } = c.req.valid("json");
+    const { status, reason } = c.req.valid("json");
     return transact(
       c,
       API.decideDeposit,
-      (tx) => decideRequest(tx, c.get("user").id, "deposit", c.req.param("id"), status),
+      (tx) => decideRequest(tx, c.get("user").id, "deposit", c.req.param("id"), status, reason),
       () => ({ msg: MSG.requestDecided(status) }),
     );
   })
   .put(API.decideWithdrawal.path, idempotency, validate("json", API.decideWithdrawal.body), (c) => {
-    const { status } = c.req.valid("json");
+    const { status, reason } = c.req.valid("json");
     return transact(
       c,
       API.decideWithdrawal,
-      (tx) => decideRequest(tx, c.get("user").id, "withdrawal", c.req.param("id"), status),
+      (tx) => decideRequest(tx, c.get("user").id, "withdrawal", c.req.param("id"), status, reason),
       () => ({ msg: MSG.requestDecided(status) }),
     );
   })

@@ -1,35 +1,84 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
-import { login, revokeToken } from "../../core/sessions";
+import { login, revokeToken, sessionGeneration } from "../../core/sessions";
+import { takeHit } from "../../core/throttle";
 import { inTransaction } from "../../core/tx";
+import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
 import { adminReferralId, currentUser, registerUser } from "../../core/users";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
-import { requireUser } from "../middleware/auth";
+import { requireSignedIn } from "../middleware/auth";
+import { sourceAddress } from "../middleware/source";
 import { reply } from "../reply";
 import { issueToken } from "../tokens";
 import { validate } from "../validate";
 
+const HOUR = 60 * 60;
+
+/** A session token for `userId`, of the user's current session generation. */
+async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
+  const { db, jwtSecret } = c.get("deps");
+  return issueToken(jwtSecret, userId, await sessionGeneration(db, userId));
+}
+
+/**
+ * Signing in (password, then the second factor when it is on), signing up (limited per source
+ * address: SIGNUP_LIMIT an hour), the second factor's set-up, and the signed-in user.
+ *
+ * Who-am-I, logout and the 2FA routes are behind `requireSignedIn`, so that with
+ * ADMIN_REQUIRE_2FA an admin who has not turned 2FA on yet can still reach them (and nothing else).
+ */
 export const authRoutes = new Hono<AppEnv>()
   .post(API.login.path, validate("json", API.login.body), async (c) => {
-    const { db, hasher, jwtSecret } = c.get("deps");
+    const { db, hasher } = c.get("deps");
     const { email, password } = c.req.valid("json");
-    const userId = await login(db, hasher, email, password);
-    return reply(c, API.login, { token: await issueToken(jwtSecret, userId) });
+    const userId = await login(db, hasher, email, password, sourceAddress(c));
+    const ticket = await startLogin(db, userId);
+    if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
+    return reply(c, API.login, { token: await tokenFor(c, userId) });
+  })
+  .post(API.loginTwoFactor.path, validate("json", API.loginTwoFactor.body), async (c) => {
+    const { ticket, code } = c.req.valid("json");
+    const userId = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c));
+    return reply(c, API.loginTwoFactor, { token: await tokenFor(c, userId) });
   })
   .post(API.register.path, validate("json", API.register.body), async (c) => {
-    const { db, hasher } = c.get("deps");
+    const { db, hasher, config } = c.get("deps");
     const input = c.req.valid("json");
-    const passwordHash = await hasher.hash(input.password);
-    await inTransaction(db, (tx) => registerUser(tx, { ...input, passwordHash }));
+    // Counted before the password is hashed, so sign-ups past the limit cost no hashing either.
+    const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR }, sourceAddress(c), MSG.tooManySignUps);
+    try {
+      const passwordHash = await hasher.hash(input.password);
+      await inTransaction(db, (tx) => registerUser(tx, { ...input, passwordHash }));
+    } catch (error) {
+      // No account was made: the attempt does not count against the address.
+      await hit.release();
+      throw error;
+    }
     return reply(c, API.register, { msg: MSG.registered });
   })
   .get(API.adminReferralId.path, async (c) => reply(c, API.adminReferralId, { referralId: await adminReferralId(c.get("deps").db) }))
-  .get(API.me.path, requireUser, async (c) => {
+  .get(API.me.path, requireSignedIn, async (c) => {
     const { held, ...me } = await currentUser(c.get("deps").db, c.get("user").id);
     return reply(c, API.me, { ...me, pendingWithdrawalsTotal: held });
   })
-  .post(API.logout.path, requireUser, async (c) => {
+  .post(API.logout.path, requireSignedIn, async (c) => {
     await revokeToken(c.get("deps").db, c.get("claims"));
     return reply(c, API.logout, { msg: MSG.loggedOut });
+  })
+  .get(API.twoFactorStatus.path, requireSignedIn, async (c) => {
+    const { db, config } = c.get("deps");
+    const user = c.get("user");
+    const status = await twoFactorStatus(db, user.id);
+    return reply(c, API.twoFactorStatus, { ...status, required: config.adminRequire2fa && user.role === "admin" });
+  })
+  .post(API.twoFactorSetup.path, requireSignedIn, async (c) => reply(c, API.twoFactorSetup, await beginSetup(c.get("deps").db, c.get("user").id)))
+  .post(API.twoFactorEnable.path, requireSignedIn, validate("json", API.twoFactorEnable.body), async (c) => {
+    const recoveryCodes = await enable(c.get("deps").db, c.get("user").id, c.req.valid("json").code);
+    return reply(c, API.twoFactorEnable, { recoveryCodes });
+  })
+  .post(API.twoFactorDisable.path, requireSignedIn, validate("json", API.twoFactorDisable.body), async (c) => {
+    await disable(c.get("deps").db, c.get("user").id, c.req.valid("json").code);
+    return reply(c, API.twoFactorDisable, { msg: MSG.twoFactorDisabled });
   });

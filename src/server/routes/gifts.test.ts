@@ -124,14 +124,18 @@ describe("POST /api/admin/users/{id}/gift", () => {
 });
 
 describe("GET /api/user/search", () => {
-  test("GET /api/user/search finds users by name or email, case-insensitively, answering only _id, name and email", async () => {
+  test("GET /api/user/search finds users by the start of a word of the name or by the whole email, case-insensitively, answering only _id, name and email", async () => {
     const me = await h.signUp();
     const zed = await h.signUp({ name: "Zebulon Searchable", email: `zeb-${crypto.randomUUID().slice(0, 6)}@finder.test` });
     const byName = await h.call("GET", "/api/user/search?search=zEBUL", { token: me.token });
     expect(byName).toMatchObject({ status: 200, body: [{ _id: zed.id, name: "Zebulon Searchable", email: zed.email }] });
     expect(Object.keys(byName.body[0]).sort()).toEqual(["_id", "email", "name"]);
-    const byEmail = await h.call("GET", "/api/user/search?search=FINDER.TEST", { token: me.token });
+    const bySecondWord = await h.call("GET", "/api/user/search?search=SEARCHA", { token: me.token });
+    expect(bySecondWord.body.map((u: { _id: string }) => u._id)).toEqual([zed.id]);
+    const byEmail = await h.call("GET", `/api/user/search?search=${encodeURIComponent(zed.email.toUpperCase())}`, { token: me.token });
     expect(byEmail.body.map((u: { _id: string }) => u._id)).toEqual([zed.id]);
+    // A domain, or any other part of an email, lists no one.
+    expect((await h.call("GET", "/api/user/search?search=FINDER.TEST", { token: me.token })).body).toEqual([]);
   });
 
   test("GET /api/user/search needs at least 3 characters", async () => {
@@ -166,7 +170,8 @@ describe("GET /api/user/search", () => {
       (await h.call("GET", `/api/user/search?search=${encodeURIComponent(text)}`, { token: me.token })).body.map((u: { _id: string }) => u._id);
     expect(await search("%%%")).toEqual([]);
     expect(await search("___")).toEqual([]);
-    expect(await search("0%_")).toEqual([odd.id]);
+    expect(await search("100%_")).toEqual([odd.id]);
+    expect(await search("1_0")).toEqual([]);
     expect(await search("\\\\\\")).toEqual([]);
   });
 });

@@ -40,10 +40,11 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
       const v = await m.matrix(who, program, 1);
       return [v.status, v.cycles, v.slots.filter((s: { filled: boolean }) => s.filled).length, v.earned];
     };
-    expect(await state(referrer, "3p")).toEqual(["frozen", 2, 0, 20]);
-    expect(await state(admin, "3p")).toEqual(["frozen", 2, 0, 20]); // 5 from the referrer + 3 entrants
-    expect(await state(referrer, "6p")).toEqual(["frozen", 2, 0, 40]);
-    expect(await state(admin, "6p")).toEqual(["frozen", 2, 0, 40]);
+    // A frozen level shows its last completed cycle (docs/rules.md#lifetime-cycles): every slot filled.
+    expect(await state(referrer, "3p")).toEqual(["frozen", 2, 3, 20]);
+    expect(await state(admin, "3p")).toEqual(["frozen", 2, 3, 20]); // 5 from the referrer + 3 entrants
+    expect(await state(referrer, "6p")).toEqual(["frozen", 2, 6, 40]);
+    expect(await state(admin, "6p")).toEqual(["frozen", 2, 6, 40]);
     // 80 purchases of $5: $20 + $40 to the referrer, $15 + $40 to the admin, the rest to system.
     expect(await systemBalance(h.db)).toBe(systemBefore + (400n - 115n) * 100n);
 
@@ -103,15 +104,28 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
         await h2.db.execute(sql`SELECT t.id::text AS id, from_account, to_account, program, level FROM transfers t WHERE kind = 'purchase' ORDER BY t.id`),
       );
       expect(purchases).toHaveLength(2 * (nodes.length + leaves.length));
+      const passedBy = new Set<string>();
       for (const t of purchases) {
         const expected = model.purchase(t.from_account, t.program, Number(t.level));
         const steps = rowsOf<{ owner_id: string | null; slot: number | null; cycle: number | null; outcome: string }>(
           await h2.db.execute(sql`SELECT owner_id, slot, cycle, outcome FROM placements WHERE transfer_id = ${t.id} ORDER BY id`),
         );
-        expect({ payee: t.to_account, steps: steps.map((s) => [s.owner_id, s.slot, s.cycle, s.outcome]) }).toEqual({
+        // Missed earnings too: a walk that read a level before another purchase froze it locked
+        // that row, waited, and then passed it by, as the replay does.
+        const missed = rowsOf<{ user_id: string; buyer_id: string; program: Program; level: number; amount: string; reason: "frozen" | "not_active" }>(
+          await h2.db.execute(sql`SELECT user_id, buyer_id, program, level, amount::text AS amount, reason FROM missed_earnings
+            WHERE buyer_id = ${t.from_account} AND program = ${t.program} AND level = ${t.level} ORDER BY id`),
+        );
+        expect({
+          payee: t.to_account,
+          steps: steps.map((s) => [s.owner_id, s.slot, s.cycle, s.outcome]),
+          missed: missed.map((r) => [r.user_id, r.buyer_id, r.program, Number(r.level), BigInt(r.amount), r.reason]),
+        }).toEqual({
           payee: "transfers" in expected ? expected.transfers[0]![1] : "refused",
           steps: "steps" in expected ? expected.steps : [],
+          missed: "missed" in expected ? expected.missed : [],
         });
+        for (const r of missed) passedBy.add(r.reason);
       }
       const rows = rowsOf<{ user_id: string; program: string; level: number; status: string; cycles: number; slots: string[] }>(
         await h2.db.execute(sql`SELECT user_id, program, level, status, cycles, slots FROM user_levels`),
@@ -120,6 +134,9 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
         Object.fromEntries(model.levels),
       );
       expect(rows.some((r) => r.status === "frozen")).toBe(true);
+      // Purchases passed frozen levels by while others froze them, and the top's own purchases
+      // passed the admin (who never buys) by as a referrer without the level.
+      expect([...passedBy].sort()).toEqual(["frozen", "not_active"]);
     }, { max: 20 });
   });
 });

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { missedEarnings } from "../../db/schema";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 import { matrixHelpers, stepsOf, systemBalance } from "../../testing/matrix";
@@ -168,5 +169,7 @@ test("a level whose cost is 0 is activated and placed without moving any money",
   expect((await h.me(buyer.token)).packages["6p"].levels[11].status).toBe("active");
   expect(await stepsOf(h.db, buyer.id)).toEqual([[null, null, null, "system"]]);
   expect((await h.call("GET", "/api/user/transactions", { token: buyer.token })).body).toEqual(before.body);
+  // Nothing moved, so nothing passed anyone by: the admin, who never buys, misses nothing.
+  expect(await h.db.select().from(missedEarnings).where(eq(missedEarnings.buyerId, buyer.id))).toEqual([]);
   await h.checkLedger();
 });

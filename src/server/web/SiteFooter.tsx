@@ -1,6 +1,6 @@
 import { brand, footer } from "../../ui/content";
 import { Logo } from "../../ui/Brand";
-import { Icon } from "../../ui/icons";
+import { SiteIcon } from "../../ui/siteIcons";
 
 const heading = "m-0 mb-4 text-sm font-semibold uppercase tracking-wider text-fg";
 const listLink = "rounded-sm text-fg-soft no-underline hover:text-figure-blue focus-ring";
@@ -22,7 +22,7 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
             {footer.socials.map((s) => (
               <li key={s.icon}>
                 <a href={s.href} aria-label={s.label} className="btn-secondary btn-sm size-10 p-0 text-lg">
-                  <Icon name={s.icon} />
+                  <SiteIcon name={s.icon} />
                 </a>
               </li>
             ))}
@@ -49,12 +49,12 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
         <section id="contact" aria-labelledby="footer-contact">
           <h2 id="footer-contact" className={heading}>Get in Touch</h2>
           <address className="grid gap-3 text-sm not-italic text-fg-soft">
-            <span className="flex gap-2"><Icon name="pin" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.address}</span>
+            <span className="flex gap-2"><SiteIcon name="pin" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.address}</span>
             <a className={`${listLink} flex gap-2`} href={`tel:${footer.contact.phone.replace(/[^+\d]/g, "")}`}>
-              <Icon name="phone" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.phone}
+              <SiteIcon name="phone" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.phone}
             </a>
             <a className={`${listLink} flex gap-2 break-all`} href={`mailto:${footer.contact.email}`}>
-              <Icon name="mail" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.email}
+              <SiteIcon name="mail" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.email}
             </a>
           </address>
         </section>
@@ -74,7 +74,7 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
       </div>
       {/* A plain anchor, so it works without JavaScript; the island only hides it near the top. */}
       <a href="#top" id="to-top" aria-label="Scroll to top" className="btn-primary fixed bottom-5 right-5 z-30 size-11 rounded-pill p-0 text-xl">
-        <Icon name="up" />
+        <SiteIcon name="up" />
       </a>
     </footer>
   );

@@ -1,14 +1,15 @@
 import { brand, nav } from "../../ui/content";
 import { PAGES } from "../../shared/pages";
 import { Logo } from "../../ui/Brand";
-import { Icon } from "../../ui/icons";
+import { SiteIcon } from "../../ui/siteIcons";
 
 /**
  * The top bar of the marketing site. Works with JavaScript off (plain links); the landing
  * island swaps the Log In / Register pair for the avatar menu when a token is stored, and
- * reveals the mobile menu button it drives.
+ * reveals the mobile menu button it drives. `current`: the href of the page shown, marked as such.
  */
-export function SiteHeader() {
+export function SiteHeader({ current }: { current?: string } = {}) {
+  const here = (href: string) => (href === current ? "page" : undefined);
   return (
     <header className="sticky top-0 z-40 border-b border-line-subtle bg-ink/90 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center gap-3 px-4">
@@ -21,7 +22,12 @@ export function SiteHeader() {
         </a>
         <nav aria-label="Main" className="hidden flex-1 justify-center gap-1 lg:flex">
           {nav.map((link) => (
-            <a key={link.href} href={link.href} className="whitespace-nowrap rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring">
+            <a
+              key={link.href}
+              href={link.href}
+              aria-current={here(link.href)}
+              className="whitespace-nowrap rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring aria-[current=page]:bg-panel aria-[current=page]:text-fg"
+            >
               {link.label}
             </a>
           ))}
@@ -43,14 +49,14 @@ export function SiteHeader() {
           aria-label="Open menu"
           className="btn-secondary btn-sm px-2.5 text-lg lg:hidden"
         >
-          <Icon name="menu" />
+          <SiteIcon name="menu" />
         </button>
       </div>
       <nav id="mobile-nav" aria-label="Main" hidden className="border-t border-line-subtle px-4 pb-4 pt-2 lg:hidden">
         <ul className="m-0 grid list-none gap-1 p-0">
           {nav.map((link) => (
             <li key={link.href}>
-              <a href={link.href} className="block rounded-control px-3 py-2.5 font-medium text-fg no-underline hover:bg-panel focus-ring">
+              <a href={link.href} aria-current={here(link.href)} className="block rounded-control px-3 py-2.5 font-medium text-fg no-underline hover:bg-panel focus-ring aria-[current=page]:bg-panel">
                 {link.label}
               </a>
             </li>

@@ -1,20 +1,20 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
-import { listLevels } from "../../core/levels";
 import { subscribe } from "../../core/newsletter";
-import { PROGRAMS } from "../../shared/constants";
 import { MSG } from "../../shared/messages";
 import { isPage, PAGES, type PagePath } from "../../shared/pages";
 import { newsletterSchema } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { NO_ASSETS, renderDocument, type Assets } from "./Document";
+import { HowItWorksPage } from "./howItWorks/HowItWorksPage";
 import { LandingPage } from "./landing/LandingPage";
-import type { LevelPrices } from "./landing/Programs";
 import { manifestReader, PUBLIC_DIR, type Manifest } from "./manifest";
 import { NotFoundPage } from "./NotFoundPage";
+import { levelPrices, platformFigures } from "./pageData";
 import { ShellPage, type ShellKind } from "./ShellPage";
 import type { NewsletterNotice } from "./SiteFooter";
+import { slotTables } from "./slots";
 import { servePublic } from "./static";
 
 export interface WebOptions {
@@ -51,9 +51,17 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     c.html(body, status, { "Cache-Control": "no-cache" });
 
   app.get(PAGES.home, compress(), async (c) => {
-    const prices = await levelPrices(c);
+    const [prices, figures] = await Promise.all([levelPrices(c), platformFigures(c)]);
     const notice = NOTICES[c.req.query("newsletter") ?? ""] ?? null;
-    return html(c, renderDocument(<LandingPage assets={assets("landing")} prices={prices} notice={notice} />));
+    const page = <LandingPage assets={assets("landing")} prices={prices} figures={figures} slots={slotTables()} notice={notice} />;
+    return html(c, renderDocument(page));
+  });
+
+  // Server-rendered like the landing page, and as light: its only script is the landing island.
+  app.get("*", compress(), async (c, next) => {
+    if (!isPage(c.req.path, PAGES.howItWorks)) return next();
+    const prices = await levelPrices(c);
+    return html(c, renderDocument(<HowItWorksPage assets={assets("landing")} prices={prices} slots={slotTables()} />));
   });
 
   app.post("/newsletter", bodyLimit({ maxSize: 4096 }), async (c) => {
@@ -76,18 +84,4 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   app.use("*", servePublic(options.publicDir ?? PUBLIC_DIR));
 
   app.get("*", compress(), (c) => html(c, renderDocument(<NotFoundPage assets={assets("landing")} path={c.req.path} />), 404));
-}
-
-/** Level prices for the program cards; the page still renders (without prices) if the query fails. */
-async function levelPrices(c: Context<AppEnv>): Promise<LevelPrices> {
-  const { db, log } = c.get("deps");
-  const prices: LevelPrices = { "3p": [], "6p": [] };
-  try {
-    for (const program of PROGRAMS) {
-      prices[program] = (await listLevels(db, program)).map((l) => ({ level: l.level, cost: l.cost }));
-    }
-  } catch (error) {
-    (log ?? console.error)("Landing page: level prices unavailable", error);
-  }
-  return prices;
 }

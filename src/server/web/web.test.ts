@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { brand, footer, hero } from "../../ui/content";
+import { brand, footer, hero, stats } from "../../ui/content";
 import type { Database } from "../../db/client";
 import { testDeps } from "../../testing/harness";
 import { useDatabase } from "../../testing/useHarness";
@@ -37,7 +37,7 @@ describe("the landing page", () => {
     expect(res.headers.get("content-type")).toContain("text/html");
     const html = await res.text();
     expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
-    for (const text of [hero.title, "1M+", "99.9%", "24/7", "150+", "Why choose us", "Quick Links", "Our Services", "Get in Touch", "Subscribe to Newsletter", "Privacy Policy", "Terms of Service", "Cookie Policy"]) {
+    for (const text of [hero.title, stats.members, stats.paidOut, stats.levelsActive, "Why choose us", "Quick Links", "Our Services", "Get in Touch", "Subscribe to Newsletter", "Privacy Policy", "Terms of Service", "Cookie Policy"]) {
       expect(html).toContain(text);
     }
     for (const service of footer.services) expect(html).toContain(service);

@@ -155,6 +155,6 @@ export const MEMBER = {
   transactions: endpoint({ method: "GET", path: "/user/transactions", query: S.statementQuery, response: transactionPage }),
   transactionsCsv: endpoint({ method: "GET", path: "/user/transactions.csv", query: S.statementFilter, response: csv }),
   missed: endpoint({ method: "GET", path: "/user/missed", query: S.pageQuery, response: missedPage }),
-  requests: endpoint({ method: "GET", path: "/user/requests", query: S.pageQuery, response: requestPage }),
+  requests: endpoint({ method: "GET", path: "/user/requests", query: S.requestsQuery, response: requestPage }),
   earnings: endpoint({ method: "GET", path: "/user/earnings", query: S.earningsQuery, response: earnings }),
 } as const;

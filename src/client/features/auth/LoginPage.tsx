@@ -1,3 +1,5 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import toast from "react-hot-toast";
 import { Link, useLocation, useNavigate } from "react-router";
 import { isPage, PAGES } from "../../../shared/pages";
@@ -6,9 +8,12 @@ import { Field } from "../../components/Field";
 import { failureMessage } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import type { FromState } from "../../app/RequireAuth";
+import { meKey, type Me } from "../../lib/me";
 import { useLogin } from "./api/login";
+import { getTwoFactorStatus } from "../security/api/twoFactor";
 import { AuthFrame } from "../../../ui/AuthFrame";
 import { PasswordField } from "./PasswordField";
+import { TwoFactorStep } from "./TwoFactorStep";
 
 /** Only our own dashboard is a valid place to return to (no open redirect through state). */
 function returnPath(state: unknown): string {
@@ -21,18 +26,43 @@ export default function LoginPage() {
   const login = useLogin();
   const navigate = useNavigate();
   const location = useLocation();
+  const client = useQueryClient();
+  /** Set when the password was right and the account has 2FA on: the code step shows. */
+  const [ticket, setTicket] = useState<string | null>(null);
+
+  async function signedIn() {
+    toast.success("Login successful! Welcome back.");
+    // An admin who must turn 2FA on (ADMIN_REQUIRE_2FA) can reach nothing else: straight to it.
+    if (client.getQueryData<Me>(meKey)?.role === "admin") {
+      const status = await getTwoFactorStatus().catch(() => null);
+      if (status?.required && !status.enabled) {
+        toast.error("Admins must turn on two-factor authentication. Please set it up now.");
+        navigate(PAGES.security, { replace: true });
+        return;
+      }
+    }
+    navigate(returnPath(location.state), { replace: true });
+  }
 
   const onSubmit = submit((credentials) =>
     login.mutate(credentials, {
-      onSuccess: () => {
-        toast.success("Login successful! Welcome back.");
-        navigate(returnPath(location.state), { replace: true });
+      onSuccess: (outcome) => {
+        if (outcome.signedIn) void signedIn();
+        else setTicket(outcome.ticket);
       },
       onError: (error) => {
         toast.error(failureMessage(error, "Login failed. Please check your credentials."));
       },
     }),
   );
+
+  if (ticket) {
+    return (
+      <AuthFrame pageTitle="Log In" title="Two-factor authentication" subtitle="One more step to log in">
+        <TwoFactorStep ticket={ticket} onSignedIn={() => void signedIn()} onRestart={() => setTicket(null)} />
+      </AuthFrame>
+    );
+  }
 
   return (
     <AuthFrame pageTitle="Log In" title="Welcome back" subtitle="Log in to your account">

@@ -1,8 +1,11 @@
+import { RequestsList } from "../../components/RequestsList";
+import { useMyRequests } from "../myRequests/api/getMyRequests";
 import { DepositAddress } from "./DepositAddress";
 import { DepositForm } from "./DepositForm";
 
-/** Deposit: send USDT to the platform's address, then tell us about it. */
+/** Deposit: send USDT to the platform's address, tell us about it, and follow the requests. */
 export default function DepositPage() {
+  const requests = useMyRequests("deposit");
   return (
     <div className="flex flex-col gap-6">
       <h1 className="heading-gradient text-2xl font-bold">Deposit</h1>
@@ -10,6 +13,7 @@ export default function DepositPage() {
         <DepositAddress />
         <DepositForm />
       </div>
+      <RequestsList query={requests} type="deposit" />
     </div>
   );
 }

@@ -1,11 +1,13 @@
+import { FREEZE_AT_CYCLES } from "../../../shared/constants";
 import { Money } from "../../components/Money";
 import { StatusBadge } from "../../components/StatusBadge";
-import type { LevelView } from "./levels";
+import { Icon } from "../../../ui/icons";
+import type { LevelLook, LevelView } from "./levels";
 
 interface LevelCardProps {
   view: LevelView;
-  /** False for a locked level above the next one: its button stays (to say why) but is muted. */
-  buyable: boolean;
+  /** "available": locked but buyable now (level 1, or the one above the highest owned). */
+  look: LevelLook;
   slotCount: number;
   selected: boolean;
   busy: boolean;
@@ -14,11 +16,21 @@ interface LevelCardProps {
   onUnfreeze: () => void;
 }
 
+/** A locked level the member can buy now: a word and an icon, not only a colour. */
+function AvailableBadge() {
+  return (
+    <span className="badge inline-flex items-center gap-1 border-figure-blue/40 bg-figure-blue/12 text-figure-blue">
+      <Icon name="package" />
+      Available
+    </span>
+  );
+}
+
 /** One level: price, state and the one action that state allows. */
-export function LevelCard({ view, buyable, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
+export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
   const { level, status, price } = view;
   return (
-    <article className={`card flex flex-col gap-3 ${selected ? "ring-2 ring-line-strong" : ""}`}>
+    <article className={`card flex h-full flex-col gap-3 ${selected ? "ring-2 ring-line-strong" : ""}`}>
       <button
         type="button"
         aria-pressed={selected}
@@ -26,7 +38,7 @@ export function LevelCard({ view, buyable, slotCount, selected, busy, onSelect, 
         className="focus-ring flex flex-wrap items-center justify-between gap-2 rounded text-left"
       >
         <span className="text-lg font-semibold text-fg">Level {level}</span>
-        <StatusBadge status={status} />
+        {look === "available" ? <AvailableBadge /> : <StatusBadge status={status} />}
       </button>
       <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-1 text-sm">
         <dt className="muted">Cost</dt>
@@ -35,6 +47,14 @@ export function LevelCard({ view, buyable, slotCount, selected, busy, onSelect, 
           <>
             <dt className="muted">Unfreeze</dt>
             <dd className="text-right">{price ? <Money value={price.unfreezeCost} /> : "—"}</dd>
+          </>
+        )}
+        {status === "active" && (
+          <>
+            <dt className="muted">Cycle</dt>
+            <dd className="text-right tabular-nums">
+              {Math.min(view.cycles + 1, FREEZE_AT_CYCLES)} of {FREEZE_AT_CYCLES}
+            </dd>
           </>
         )}
         {status !== "locked" && (
@@ -46,13 +66,19 @@ export function LevelCard({ view, buyable, slotCount, selected, busy, onSelect, 
           </>
         )}
       </dl>
+      {look === "locked" && level > 1 && <p className="muted m-0 text-xs">Buy Level {level - 1} first</p>}
       {status === "locked" && (
-        <button type="button" className={`btn btn-sm focus-ring ${buyable ? "btn-primary" : "btn-secondary"}`} disabled={busy} onClick={onBuy}>
+        <button
+          type="button"
+          className={`btn btn-sm focus-ring mt-auto ${look === "available" ? "btn-primary" : "btn-secondary"}`}
+          disabled={busy}
+          onClick={onBuy}
+        >
           Buy Lvl {level}
         </button>
       )}
       {status === "frozen" && (
-        <button type="button" className="btn btn-secondary btn-sm focus-ring" disabled={busy} onClick={onUnfreeze}>
+        <button type="button" className="btn btn-secondary btn-sm focus-ring mt-auto" disabled={busy} onClick={onUnfreeze}>
           Unfreeze Lvl {level}
         </button>
       )}

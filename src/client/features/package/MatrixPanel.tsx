@@ -1,16 +1,43 @@
-import type { ProgramId } from "../../../shared/constants";
+import { useState } from "react";
+import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { ErrorState } from "../../components/ErrorState";
 import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
 import { Icon } from "../../../ui/icons";
-import { useMatrix } from "./api/getMatrix";
-import type { LevelView } from "./levels";
+import { useMatrix, type Matrix } from "./api/getMatrix";
+import { CycleNav } from "./CycleNav";
+import type { LevelLook, LevelView } from "./levels";
+import { SlotCard } from "./SlotCard";
 
-/** The selected level: its slots with the partners in them, or why it cannot be shown. */
-export function MatrixPanel({ program, view }: { program: ProgramId; view: LevelView }) {
+interface MatrixPanelProps {
+  program: ProgramId;
+  view: LevelView;
+  look: LevelLook;
+  busy: boolean;
+  onUnfreeze: () => void;
+}
+
+/**
+ * The selected level: the slots of one of its cycles with who filled them and where the money
+ * went, where it stands before freezing, and, frozen, what it misses and what unfreezing brings
+ * back; or why there is nothing to show yet. Keyed by program and level by its parent, so the
+ * cycle shown starts at the current one for every level.
+ */
+export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPanelProps) {
+  /** The cycle asked for, in the level's lifetime numbering; undefined: the current one. */
+  const [cycle, setCycle] = useState<number | undefined>(undefined);
   const locked = view.status === "locked";
-  const matrix = useMatrix(program, view.level, !locked);
+  const matrix = useMatrix(program, view.level, cycle, !locked);
 
+  if (look === "available") {
+    return (
+      <section aria-live="polite" className="card flex flex-col items-center gap-2 py-8 text-center">
+        <Icon name="package" className="text-3xl text-figure-blue" />
+        <p className="card-title">Level {view.level} is available.</p>
+        <p className="muted">Buy it to start receiving payments in its {SLOTS_PER_LEVEL[program]} slots.</p>
+      </section>
+    );
+  }
   if (locked) {
     return (
       <section aria-live="polite" className="card flex flex-col items-center gap-2 py-8 text-center">
@@ -22,32 +49,105 @@ export function MatrixPanel({ program, view }: { program: ProgramId; view: Level
   }
   if (matrix.isPending) return <Spinner label={`Loading Level ${view.level} slots...`} />;
   if (matrix.isError) {
-    return <ErrorState message={`Could not load the slots of Level ${view.level}.`} onRetry={() => void matrix.refetch()} />;
+    return (
+      <div className="flex flex-col items-center gap-3">
+        <ErrorState message={`Could not load the slots of Level ${view.level}.`} onRetry={() => void matrix.refetch()} />
+        {cycle !== undefined && (
+          <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => setCycle(undefined)}>
+            Show the current cycle
+          </button>
+        )}
+      </div>
+    );
   }
 
-  const { slots, cycles, earned } = matrix.data;
+  const data = matrix.data;
+  const latest = latestCycle(data);
   return (
     <section aria-labelledby="matrix-title" className="card flex flex-col gap-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h2 id="matrix-title" className="card-title">
-          Level {view.level} slots
-        </h2>
+        <div>
+          <h2 id="matrix-title" className="card-title mb-1">
+            Level {view.level} slots
+          </h2>
+          <p className="text-sm text-fg-soft">{standing(data)}</p>
+        </div>
         <p className="muted text-sm">
-          Cycles: <span className="tabular-nums">{cycles}</span> · Earned: <Money value={earned} className="text-figure-green" />
+          Earned: <Money value={data.earned} className="text-figure-green" />
+          {data.missed > 0n && (
+            <>
+              {" "}
+              · Missed: <Money value={data.missed} className="text-frozen" />
+            </>
+          )}
         </p>
       </div>
-      <ol className="grid grid-cols-3 gap-2 sm:gap-3">
-        {slots.map((slot) => (
-          <li
-            key={slot.slot}
-            className={`min-w-0 rounded-lg border p-2 sm:p-3 ${slot.filled ? "border-active/40 bg-active/12" : "border-dashed border-line-subtle"}`}
-          >
-            <p className="muted text-xs">Slot {slot.slot}</p>
-            <p className="font-semibold">{slot.filled ? "Filled" : "Empty"}</p>
-            {slot.filled && <p className="truncate text-sm">{slot.user?.name ?? "Unknown partner"}</p>}
-          </li>
+      {data.status === "frozen" && <FrozenNote level={view.level} matrix={data} busy={busy} onUnfreeze={onUnfreeze} />}
+      {latest > 1 && (
+        <CycleNav
+          level={view.level}
+          shown={matrix.isPlaceholderData ? (cycle ?? latest) : data.cycle}
+          latest={latest}
+          latestState={data.status === "frozen" ? "completed, froze the level" : "current"}
+          loading={matrix.isPlaceholderData}
+          onChange={(next) => setCycle(next >= latest ? undefined : next)}
+        />
+      )}
+      <ol
+        aria-label={`Slots of cycle ${data.cycle}`}
+        aria-busy={matrix.isPlaceholderData}
+        className={`grid grid-cols-2 gap-2 sm:grid-cols-3 sm:gap-3 ${matrix.isPlaceholderData ? "opacity-60" : ""}`}
+      >
+        {data.slots.map((slot) => (
+          <SlotCard key={slot.slot} program={program} slot={slot} />
         ))}
       </ol>
     </section>
+  );
+}
+
+/**
+ * The last cycle there is to show, in lifetime numbering (what the server shows without
+ * `?cycle=`): active, the one being filled; frozen, the one that froze it (the next cycle only
+ * starts on unfreezing, and the server refuses it until then).
+ */
+export const latestCycle = ({ status, cyclesCompleted }: Pick<Matrix, "status" | "cyclesCompleted">) =>
+  status === "active" ? cyclesCompleted + 1 : Math.max(cyclesCompleted, 1);
+
+/** Where the level stands in its activation: "Cycle 1 of 2 before freezing", or frozen. */
+function standing({ status, cycles }: Pick<Matrix, "status" | "cycles">): string {
+  if (status === "frozen") return `Frozen after ${FREEZE_AT_CYCLES} cycles`;
+  return `Cycle ${Math.min(cycles + 1, FREEZE_AT_CYCLES)} of ${FREEZE_AT_CYCLES} before freezing`;
+}
+
+interface FrozenNoteProps {
+  level: number;
+  matrix: Pick<Matrix, "missed" | "unfreezeCost">;
+  busy: boolean;
+  onUnfreeze: () => void;
+}
+
+/** A frozen level: what it has missed, what unfreezing costs and what it brings back. */
+function FrozenNote({ level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
+  return (
+    <div className="flex gap-3 rounded-lg border border-frozen/40 bg-frozen/12 p-3 text-sm">
+      <Icon name="snowflake" className="mt-0.5 text-xl text-frozen" />
+      <div className="flex min-w-0 flex-col gap-2">
+        <p className="font-semibold text-frozen">Level {level} is frozen.</p>
+        <p>
+          While it is frozen, payments at this level pass you by and go to members above you. Missed so far:{" "}
+          <Money value={matrix.missed} className="font-semibold" />.
+        </p>
+        <p>
+          Unfreezing costs <Money value={matrix.unfreezeCost} className="font-semibold" />: the level starts a new cycle and
+          receives payments again.
+        </p>
+        <button type="button" className="btn btn-primary btn-sm focus-ring self-start" disabled={busy} onClick={onUnfreeze}>
+          <span>
+            Unfreeze for <Money value={matrix.unfreezeCost} />
+          </span>
+        </button>
+      </div>
+    </div>
   );
 }

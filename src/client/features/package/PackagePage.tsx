@@ -6,7 +6,7 @@ import { useLevels } from "../programs/api/getLevels";
 import { LevelCard } from "./LevelCard";
 import { MatrixPanel } from "./MatrixPanel";
 import { ProgramTabs, panelId, tabId } from "./ProgramTabs";
-import { canPurchase, joinLevels } from "./levels";
+import { joinLevels, levelLook } from "./levels";
 import { useLevelActions } from "./useLevelActions";
 
 /** Programs page: the levels of 3P or 6P, what each costs, and the slots of the selected one. */
@@ -40,13 +40,25 @@ export default function PackagePage() {
         >
           {() => (
             <>
-              {selectedView && <MatrixPanel program={program} view={selectedView} />}
-              <ul className="grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4">
+              {selectedView && (
+                <MatrixPanel
+                  key={`${program}-${selectedView.level}`}
+                  program={program}
+                  view={selectedView}
+                  look={levelLook(selectedView, levels)}
+                  busy={actions.busy}
+                  onUnfreeze={() => void actions.unfreeze(selectedView)}
+                />
+              )}
+              <ul
+                aria-busy={actions.checking}
+                className={`grid grid-cols-2 gap-3 sm:gap-4 md:grid-cols-3 xl:grid-cols-4 ${actions.checking ? "cursor-progress" : ""}`}
+              >
                 {levels.map((view) => (
                   <li key={view.level}>
                     <LevelCard
                       view={view}
-                      buyable={canPurchase(view.level, levels)}
+                      look={levelLook(view, levels)}
                       slotCount={SLOTS_PER_LEVEL[program]}
                       selected={view.level === selected}
                       busy={actions.busy}

@@ -1,17 +1,25 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
 import toast from "react-hot-toast";
-import type { ProgramId } from "../../../shared/constants";
+import type { LevelAction as ActionName, ProgramId } from "../../../shared/constants";
+import type { ErrorCode } from "../../../shared/errorCodes";
 import { MSG } from "../../../shared/messages";
 import type { Cents } from "../../../shared/money";
 import { formatMoney } from "../../components/Money";
+import { ApiError } from "../../lib/api";
 import { confirmAction } from "../../lib/confirm";
+import { meKey } from "../../lib/me";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { getLevelPreview, type LevelPreview } from "./api/getPreview";
 import { usePurchaseLevel } from "./api/purchaseLevel";
 import { useUnfreezeLevel } from "./api/unfreezeLevel";
 import { canPurchase, type LevelView } from "./levels";
+import { PREVIEW_UNAVAILABLE, receiverSentence } from "./previewText";
 
 const PRICE_MISSING = "Could not find level details. Please try again.";
 
 interface LevelAction {
+  name: ActionName;
   /** What the action costs, from the level's price entry. */
   price: (price: NonNullable<LevelView["price"]>) => Cents;
   confirm: (level: number, cost: string) => { title: string; text: string; confirmText: string };
@@ -20,19 +28,66 @@ interface LevelAction {
   failure: string;
 }
 
-/** Buy and unfreeze with the spec's gating, confirmation dialogs and toasts. */
+/**
+ * Refusals of the level rules: the purchase or unfreeze itself would get the same answer, so the
+ * dialog is not opened for it (the page was out of date; the member sees why instead).
+ */
+const RULE_REFUSALS: ReadonlySet<ErrorCode> = new Set(["level_not_found", "level_locked", "level_already_active", "level_already_frozen", "level_not_frozen"]);
+
+type PreviewRead = { preview: LevelPreview } | { refused: string } | { preview: null };
+
+/**
+ * The preview, a rule refusal, or nothing. A preview that fails otherwise (no answer, too slow,
+ * a server error, an answer that does not fit the contract) says nothing about the action: the
+ * dialog then opens without the receiver and the member still decides; the server checks again.
+ */
+async function readPreview(action: ActionName, program: ProgramId, level: number): Promise<PreviewRead> {
+  try {
+    return { preview: await getLevelPreview(action, program, level) };
+  } catch (error) {
+    if (error instanceof ApiError && error.code && RULE_REFUSALS.has(error.code)) return { refused: error.message };
+    return { preview: null };
+  }
+}
+
+/**
+ * Buy and unfreeze with the spec's gating, confirmation dialogs and toasts. Before the dialog
+ * opens, the server is asked who would receive the money now, and the dialog says so.
+ */
 export function useLevelActions(program: ProgramId, levels: LevelView[], onDone: (level: number) => void) {
+  const client = useQueryClient();
   const purchase = usePurchaseLevel();
   const unfreeze = useUnfreezeLevel();
+  // While the preview loads the buttons stay enabled (a disabled button drops keyboard focus,
+  // which the dialog would then fail to give back); a second click meanwhile is ignored.
+  const [checking, setChecking] = useState(false);
+  const opening = useRef(false);
   const name = program.toUpperCase();
 
-  /** The price check, the confirmation, the call and its toasts: the same for both actions. */
+  /** The price check, the preview, the confirmation, the call and its toasts: the same for both actions. */
   async function run(view: LevelView, action: LevelAction) {
     if (!view.price) {
       toast.error(PRICE_MISSING);
       return;
     }
-    if (!(await confirmAction(action.confirm(view.level, formatMoney(action.price(view.price)))))) return;
+    if (opening.current) return;
+    opening.current = true;
+    setChecking(true);
+    const read = await readPreview(action.name, program, view.level).finally(() => {
+      opening.current = false;
+      setChecking(false);
+    });
+    if ("refused" in read) {
+      toast.error(read.refused);
+      void client.invalidateQueries({ queryKey: meKey });
+      return;
+    }
+    const { preview } = read;
+    // The preview's amount is the server's figure of this moment; the price list's is the fallback.
+    const cost = formatMoney(preview?.amount ?? action.price(view.price));
+    const dialog = action.confirm(view.level, cost);
+    const where = preview ? receiverSentence(preview) : PREVIEW_UNAVAILABLE;
+    if (!(await confirmAction({ ...dialog, text: `${dialog.text} ${where}` }))) return;
     try {
       const answer = await action.submit({ program, level: view.level });
       toast.success(successMessage(answer, action.success));
@@ -45,6 +100,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
   const buy = (view: LevelView) => {
     if (!canPurchase(view.level, levels)) return void toast.error(MSG.purchasePrevious);
     return run(view, {
+      name: "purchase",
       price: (price) => price.cost,
       confirm: (level, cost) => ({
         title: `Buy Level ${level}?`,
@@ -59,6 +115,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
 
   const unfreezeLevel = (view: LevelView) =>
     run(view, {
+      name: "unfreeze",
       price: (price) => price.unfreezeCost,
       confirm: (level, cost) => ({
         title: `Unfreeze Level ${level}?`,
@@ -70,5 +127,5 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
       failure: "Unfreeze failed.",
     });
 
-  return { buy, unfreeze: unfreezeLevel, busy: purchase.isPending || unfreeze.isPending };
+  return { buy, unfreeze: unfreezeLevel, busy: purchase.isPending || unfreeze.isPending, checking };
 }

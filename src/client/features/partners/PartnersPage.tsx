@@ -1,11 +1,9 @@
-import { useState } from "react";
 import toast from "react-hot-toast";
 import { referralLink } from "../../../shared/pages";
 import { CopyButton } from "../../components/CopyButton";
-import { PagedQueryState } from "../../components/QueryState";
 import { useMe } from "../../lib/me";
-import { usePartners } from "./api/getPartners";
-import { PartnersTable } from "./PartnersTable";
+import { usePartnerBranch } from "./api/getPartners";
+import { Branch } from "./PartnerTree";
 
 function Figure({ label, value }: { label: string; value: number | undefined }) {
   return (
@@ -16,10 +14,10 @@ function Figure({ label, value }: { label: string; value: number | undefined }) 
   );
 }
 
-/** The user's direct partners and the size of the whole team below them. */
+/** The user's team as a tree: direct partners first, each branch opened on demand. */
 export default function PartnersPage() {
-  const [page, setPage] = useState(1);
-  const partners = usePartners(page);
+  // The same query as the tree's first level: one request for both.
+  const first = usePartnerBranch().data?.pages[0];
   const { user } = useMe();
   const link = user ? referralLink(window.location.origin, user.myReferralId) : "";
 
@@ -27,8 +25,8 @@ export default function PartnersPage() {
     <div className="flex flex-col gap-6">
       <h1 className="heading-gradient text-2xl font-bold">Partners</h1>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
-        <Figure label="Direct partners" value={partners.data?.directPartners} />
-        <Figure label="Total team" value={partners.data?.totalPartners} />
+        <Figure label="Direct partners" value={first?.directPartners} />
+        <Figure label="Total team" value={first?.totalPartners} />
       </div>
       {link && (
         <div className="card flex flex-col gap-3 sm:flex-row sm:items-center">
@@ -37,17 +35,12 @@ export default function PartnersPage() {
           <CopyButton text={link} label="Copy link" onCopied={() => toast.success("Link copied to clipboard!")} />
         </div>
       )}
-      <PagedQueryState
-        query={partners}
-        page={page}
-        onPage={setPage}
-        error="Could not load your partners."
-        empty="No partners yet. Share your invitation link to build your team."
-        isEmpty={(data) => data.partners.length === 0}
-        loadingLabel="Loading partners..."
-      >
-        {(data) => <PartnersTable rows={data.partners} />}
-      </PagedQueryState>
+      <section aria-labelledby="team-title" className="flex flex-col gap-3">
+        <h2 id="team-title" className="m-0 text-lg font-semibold text-fg">
+          Your team
+        </h2>
+        <Branch label="Your direct partners" />
+      </section>
     </div>
   );
 }

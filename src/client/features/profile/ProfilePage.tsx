@@ -1,4 +1,5 @@
 import { useMe } from "../../lib/me";
+import { EarningsCard } from "./EarningsCard";
 import { PartnersCounter } from "./PartnersCounter";
 import { ActivePackages, BalanceCard, IdentityCard, ReferralCard } from "./ProfileCards";
 
@@ -25,6 +26,7 @@ export default function ProfilePage() {
         <BalanceCard user={user} />
         <ReferralCard user={user} />
       </div>
+      <EarningsCard />
       <ActivePackages user={user} />
     </div>
   );

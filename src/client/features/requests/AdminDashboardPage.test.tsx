@@ -17,9 +17,41 @@ const deposit = {
   status: "pending",
   createdAt: "2026-03-01T10:00:00.000Z",
   decidedAt: null,
+  reason: null,
+};
+const withdrawal = {
+  _id: "w1",
+  userEmail: "bob@example.com",
+  userName: "Bob",
+  amount: 20,
+  fee: null,
+  accountType: "USDT TRC20",
+  accountNumber: "TOut",
+  status: "pending",
+  createdAt: "2026-03-01T11:00:00.000Z",
+  decidedAt: null,
+  reason: null,
 };
 
-test("accepting a deposit shows 'Request successfully accepted.' and reloads the list", async () => {
+/** The admin's dashboard on stubbed lists; every PUT is answered with `decided` and recorded. */
+function serve({ deposits = [deposit], withdrawals = [] as unknown[], decided = () => json({ msg: "Request successfully accepted." }) } = {}) {
+  return serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (request.method === "PUT") return decided();
+    if (url.pathname === "/api/admin/deposits") return json(deposits);
+    if (url.pathname === "/api/admin/withdrawals") return json(withdrawals);
+    return json([]);
+  });
+}
+
+/** The confirmation dialog (sweetalert2) and its text. */
+async function dialog() {
+  const popup = await screen.findByRole("dialog");
+  return popup.textContent ?? "";
+}
+
+test("accepting a deposit asks first, naming the member and the amount, then shows 'Request successfully accepted.' and reloads the list", async () => {
   let pending = [deposit];
   const seen = serveFetch((request) => {
     const url = new URL(request.url);
@@ -33,6 +65,11 @@ test("accepting a deposit shows 'Request successfully accepted.' and reloads the
   });
   renderClient(<AdminDashboardPage />, { me: admin });
   fireEvent.click(await screen.findByRole("button", { name: "Accept deposit of Ada" }));
+  const text = await dialog();
+  expect(text).toContain("Accept this deposit?");
+  expect(text).toContain("25.00\u00a0$ will be credited to Ada (ada@example.com)");
+  expect(seen.filter((r) => r.method === "PUT")).toHaveLength(0);
+  fireEvent.click(screen.getByRole("button", { name: "Yes, accept" }));
   expect(await screen.findByText("Request successfully accepted.")).toBeTruthy();
   const put = seen.find((r) => r.method === "PUT")!;
   expect(new URL(put.url).pathname).toBe("/api/admin/deposits/d1");
@@ -41,20 +78,78 @@ test("accepting a deposit shows 'Request successfully accepted.' and reloads the
   await waitFor(() => expect(screen.getAllByText("No pending requests.")).toHaveLength(2));
 });
 
-test("a refused decision shows the server's reason, else 'Failed to process request.'", async () => {
-  let answer = json({ msg: "This request has already been processed." }, 409);
-  serveFetch((request) => {
-    const url = new URL(request.url);
-    if (url.pathname === "/api/auth") return json(wireMe(admin));
-    if (request.method === "PUT") return answer;
-    return json(url.pathname === "/api/admin/deposits" ? [deposit] : []);
-  });
+test("cancelling the confirmation sends nothing", async () => {
+  const seen = serve();
+  renderClient(<AdminDashboardPage />, { me: admin });
+  for (const name of ["Accept deposit of Ada", "Decline deposit of Ada"]) {
+    fireEvent.click(await screen.findByRole("button", { name }));
+    await dialog();
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog") === null).toBe(true));
+  }
+  expect(seen.filter((r) => r.method === "PUT")).toHaveLength(0);
+});
+
+test("accepting a withdrawal names the member, the amount and what their wallet receives", async () => {
+  const seen = serve({ deposits: [], withdrawals: [withdrawal] });
+  renderClient(<AdminDashboardPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Accept withdrawal of Bob" }));
+  const text = await dialog();
+  expect(text).toContain("Accept this withdrawal?");
+  expect(text).toContain("The withdrawal of 20.00\u00a0$ by Bob (bob@example.com) will be paid: 18.40\u00a0$ to their wallet after the fee.");
+  fireEvent.click(screen.getByRole("button", { name: "Yes, accept" }));
+  await waitFor(() => expect(seen.filter((r) => r.method === "PUT")).toHaveLength(1));
+  const put = seen.find((r) => r.method === "PUT")!;
+  expect(new URL(put.url).pathname).toBe("/api/admin/withdrawals/w1");
+  expect(await put.json()).toEqual({ status: "accepted" });
+});
+
+test("a decline asks for an optional reason and sends it, trimmed, as `reason`", async () => {
+  const seen = serve({ decided: () => json({ msg: "Request successfully declined." }) });
   renderClient(<AdminDashboardPage />, { me: admin });
   fireEvent.click(await screen.findByRole("button", { name: "Decline deposit of Ada" }));
+  const text = await dialog();
+  expect(text).toContain("Decline this deposit?");
+  expect(text).toContain("The deposit of 25.00\u00a0$ by Ada (ada@example.com) will be declined.");
+  const reason = screen.getByLabelText("Reason for the member (optional)") as HTMLTextAreaElement;
+  expect(reason.getAttribute("maxlength")).toBe("200");
+  fireEvent.change(reason, { target: { value: "  The transaction ID was not found on chain.  " } });
+  fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
+  expect(await screen.findByText("Request successfully declined.")).toBeTruthy();
+  const put = seen.find((r) => r.method === "PUT")!;
+  expect(new URL(put.url).pathname).toBe("/api/admin/deposits/d1");
+  expect(await put.json()).toEqual({ status: "declined", reason: "The transaction ID was not found on chain." });
+});
+
+test("a decline without a reason sends none; a reason over 200 characters cannot be confirmed", async () => {
+  const seen = serve({ decided: () => json({ msg: "Request successfully declined." }) });
+  renderClient(<AdminDashboardPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Decline deposit of Ada" }));
+  await dialog();
+  fireEvent.change(screen.getByLabelText("Reason for the member (optional)"), { target: { value: "x".repeat(201) } });
+  fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
+  expect(await screen.findByText("The reason must be at most 200 characters.")).toBeTruthy();
+  expect(seen.filter((r) => r.method === "PUT")).toHaveLength(0);
+  fireEvent.change(screen.getByLabelText("Reason for the member (optional)"), { target: { value: "   " } });
+  fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
+  expect(await screen.findByText("Request successfully declined.")).toBeTruthy();
+  expect(await seen.find((r) => r.method === "PUT")!.json()).toEqual({ status: "declined" });
+});
+
+test("a refused decision shows the server's reason, else 'Failed to process request.'", async () => {
+  let answer = json({ msg: "This request has already been processed." }, 409);
+  serve({ decided: () => answer });
+  renderClient(<AdminDashboardPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Decline deposit of Ada" }));
+  await dialog();
+  fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
   expect(await screen.findByText("This request has already been processed.")).toBeTruthy();
   answer = new Response("", { status: 500 });
   await waitFor(() => expect(screen.getByRole("button", { name: "Decline deposit of Ada" }).hasAttribute("disabled")).toBe(false));
+  await waitFor(() => expect(screen.queryByRole("dialog") === null).toBe(true));
   fireEvent.click(screen.getByRole("button", { name: "Decline deposit of Ada" }));
+  await dialog();
+  fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
   expect(await screen.findByText("Failed to process request.")).toBeTruthy();
 });
 

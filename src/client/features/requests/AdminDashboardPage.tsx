@@ -20,7 +20,7 @@ export default function AdminDashboardPage() {
           <DepositTable
             rows={rows}
             caption="Pending deposits"
-            actions={(row) => <DecisionButtons kind="deposits" id={row.id} label={`deposit of ${row.userName}`} />}
+            actions={(row) => <DecisionButtons kind="deposits" request={row} />}
           />
         )}
       </PendingSection>
@@ -29,7 +29,7 @@ export default function AdminDashboardPage() {
           <WithdrawalTable
             rows={rows}
             caption="Pending withdrawals"
-            actions={(row) => <DecisionButtons kind="withdrawals" id={row.id} label={`withdrawal of ${row.userName}`} />}
+            actions={(row) => <DecisionButtons kind="withdrawals" request={row} />}
           />
         )}
       </PendingSection>

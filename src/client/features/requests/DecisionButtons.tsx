@@ -1,6 +1,10 @@
-import { DECISIONS, type Decision } from "../../../shared/constants";
+import { DECISIONS, REASON_MAX_LENGTH, type Decision } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
+import type { Cents } from "../../../shared/money";
+import { formatMoney } from "../../components/Money";
+import { confirmAction, confirmWithReason } from "../../lib/confirm";
 import { withToast } from "../../lib/serverMessage";
+import { estimateCents } from "../../lib/withdrawalEstimate";
 import { useDecideRequest } from "./api/decideRequest";
 import type { RequestKind } from "./api/requestKeys";
 
@@ -9,13 +13,49 @@ const BUTTON: Record<Decision, { text: string; className: string }> = {
   declined: { text: "Decline", className: "btn-danger" },
 };
 
-/** Accept / Decline for one pending request. Disabled while this row's decision is on its way. */
-export function DecisionButtons({ kind, id, label }: { kind: RequestKind; id: string; label: string }) {
+/** What the buttons need of a pending request: who asked, and for how much. */
+export interface PendingRequest {
+  id: string;
+  userName: string;
+  userEmail: string;
+  amount: Cents;
+}
+
+const NOUN: Record<RequestKind, string> = { deposits: "deposit", withdrawals: "withdrawal" };
+
+/**
+ * Asks the admin to confirm a decision, naming the member and the amount. A decline takes an
+ * optional reason for the member. Answers the reason ("" for none), or null when not confirmed.
+ */
+export async function confirmDecision(kind: RequestKind, status: Decision, request: PendingRequest): Promise<string | null> {
+  const who = `${request.userName} (${request.userEmail})`;
+  const amount = formatMoney(request.amount);
+  if (status === "declined") {
+    return confirmWithReason({
+      title: `Decline this ${NOUN[kind]}?`,
+      text: `The ${NOUN[kind]} of ${amount} by ${who} will be declined. No money moves.`,
+      confirmText: "Yes, decline",
+      danger: true,
+      inputLabel: "Reason for the member (optional)",
+      maxLength: REASON_MAX_LENGTH,
+    });
+  }
+  const text =
+    kind === "deposits"
+      ? `${amount} will be credited to ${who}. Accept only once the transaction has arrived in the platform wallet.`
+      : `The withdrawal of ${amount} by ${who} will be paid: ${formatMoney(estimateCents(request.amount).receive)} to their wallet after the fee.`;
+  return (await confirmAction({ title: `Accept this ${NOUN[kind]}?`, text, confirmText: "Yes, accept" })) ? "" : null;
+}
+
+/** Accept / Decline for one pending request, each confirmed first. Disabled while this row's decision is on its way. */
+export function DecisionButtons({ kind, request }: { kind: RequestKind; request: PendingRequest }) {
   const decide = useDecideRequest();
 
   async function send(status: Decision) {
+    const reason = await confirmDecision(kind, status, request);
+    if (reason === null) return;
     const texts = { loading: "Processing request...", success: MSG.requestDecided(status), failure: "Failed to process request." };
-    await withToast(texts, () => decide.submit({ kind, id, status }));
+    await withToast(texts, () => decide.submit({ kind, id: request.id, status, ...(reason ? { reason } : {}) }));
   }
 
   return (
@@ -29,7 +69,10 @@ export function DecisionButtons({ kind, id, label }: { kind: RequestKind; id: st
           onClick={() => void send(status)}
         >
           {BUTTON[status].text}
-          <span className="sr-only"> {label}</span>
+          <span className="sr-only">
+            {" "}
+            {NOUN[kind]} of {request.userName}
+          </span>
         </button>
       ))}
     </div>

@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import TransactionsPage from "./TransactionsPage";
@@ -7,6 +7,7 @@ import TransactionsPage from "./TransactionsPage";
 useDom();
 
 const me = makeMe();
+const noRequests = { items: [], page: 1, totalPages: 1 };
 const row = (id: string, kind: string, amount: number, balanceAfter: number, extra = {}) => ({
   id,
   createdAt: "2026-03-01T10:00:00.000Z",
@@ -24,6 +25,7 @@ test("the statement shows kinds in words, signed amounts and the balance after, 
   const seen = serveFetch((request) => {
     const url = new URL(request.url);
     if (url.pathname === "/api/auth") return json(wireMe(me));
+    if (url.pathname === "/api/user/requests") return json(noRequests);
     const page = Number(url.searchParams.get("page"));
     const transactions =
       page === 1
@@ -32,19 +34,25 @@ test("the statement shows kinds in words, signed amounts and the balance after, 
     return json({ transactions, page, totalPages: 2 });
   });
   renderClient(<TransactionsPage />, { me });
-  expect(await screen.findByText("Level purchase")).toBeTruthy();
-  expect(screen.getByText("3P · Level 1")).toBeTruthy();
-  expect(screen.getByText("-5.00 $")).toBeTruthy();
-  expect(screen.getByText("Gift received")).toBeTruthy();
-  expect(screen.getByText("+20.00 $")).toBeTruthy();
-  expect(screen.getByText("Grace")).toBeTruthy();
+  const table = () => screen.getByRole("table", { name: "Your transactions, newest first" });
+  expect(await screen.findByText("Level purchase", { selector: "td *" })).toBeTruthy();
+  expect(within(table()).getByText("3P · Level 1")).toBeTruthy();
+  expect(within(table()).getByText("-5.00 $")).toBeTruthy();
+  expect(within(table()).getByText("Gift received")).toBeTruthy();
+  expect(within(table()).getByText("+20.00 $")).toBeTruthy();
+  expect(within(table()).getByText("Grace")).toBeTruthy();
   fireEvent.click(screen.getByRole("button", { name: "Next" }));
-  expect(await screen.findByText("Deposit")).toBeTruthy();
-  expect(seen.map((r) => new URL(r.url).search).filter(Boolean)).toEqual(["?page=1", "?page=2"]);
+  expect(await screen.findByText("Deposit", { selector: "td *" })).toBeTruthy();
+  const statementCalls = seen.filter((r) => new URL(r.url).pathname === "/api/user/transactions");
+  expect(statementCalls.map((r) => new URL(r.url).search)).toEqual(["?page=1", "?page=2"]);
 });
 
 test("an empty statement says 'No transactions yet.'", async () => {
-  serveFetch((request) => (new URL(request.url).pathname === "/api/auth" ? json(wireMe(me)) : json({ transactions: [], page: 1, totalPages: 1 })));
+  serveFetch((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(me));
+    return json(path === "/api/user/requests" ? noRequests : { transactions: [], page: 1, totalPages: 1 });
+  });
   renderClient(<TransactionsPage />, { me });
   expect(await screen.findByText("No transactions yet.")).toBeTruthy();
 });

@@ -49,6 +49,30 @@ test("deleting a user asks first, then says 'User deleted successfully!'", async
   expect(new URL(seen.find((r) => r.method === "DELETE")!.url).pathname).toBe("/api/admin/users/u1");
 });
 
+test("a gift from system funds is confirmed first, naming the member and the amount; cancelling sends nothing and keeps the form", async () => {
+  const seen = serve(() => json({ users: [ada], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+  fireEvent.change(await screen.findByLabelText("Amount (USDT)"), { target: { value: "1250.5" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  const confirmation = await screen.findByRole("dialog", { name: "Send this gift?" });
+  expect(confirmation.textContent).toContain("1250.50\u00a0$ from system funds will be credited to Ada (ada@example.com).");
+  fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+  await waitFor(() => expect(screen.queryByRole("dialog", { name: "Send this gift?" }) === null).toBe(true));
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(0);
+  // The gift form is still there, with what was typed.
+  expect((screen.getByLabelText("Amount (USDT)") as HTMLInputElement).value).toBe("1250.5");
+});
+
+test("an amount above 1,000,000 says so in the gift form", async () => {
+  serve(() => json({ users: [ada], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+  fireEvent.change(await screen.findByLabelText("Amount (USDT)"), { target: { value: "1000000.01" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByText("Amount must be at most 1,000,000 USDT.")).toBeTruthy();
+});
+
 test("a gift from system funds posts the amount under a new Idempotency-Key per gift", async () => {
   const sent = "Gift sent successfully from system funds!";
   const seen = serveFetch((request) => {
@@ -62,6 +86,7 @@ test("a gift from system funds posts the amount under a new Idempotency-Key per 
     fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
     fireEvent.change(await screen.findByLabelText("Amount (USDT)"), { target: { value: "5" } });
     fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+    fireEvent.click(await screen.findByRole("button", { name: "Yes, send it" }));
     // Wait on the toast (a cheap query) before the dialog: polling getByRole while the request runs starves it.
     await waitFor(() => expect(screen.getAllByText(sent)).toHaveLength(count));
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());

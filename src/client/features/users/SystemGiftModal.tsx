@@ -1,9 +1,20 @@
 import { MSG } from "../../../shared/messages";
+import type { Cents } from "../../../shared/money";
 import { GiftDialog } from "../../components/GiftDialog";
+import { formatMoney } from "../../components/Money";
+import { confirmAction } from "../../lib/confirm";
 import type { UserRow } from "./api/getUsers";
 import { useGiftFromSystem } from "./api/giftFromSystem";
 
-/** An admin credits a user from the operator's (system) funds. */
+/** Asks before a gift from system funds leaves, naming the member and the amount. */
+export const confirmSystemGift = (user: Pick<UserRow, "name" | "email">, amount: Cents) =>
+  confirmAction({
+    title: "Send this gift?",
+    text: `${formatMoney(amount)} from system funds will be credited to ${user.name} (${user.email}).`,
+    confirmText: "Yes, send it",
+  });
+
+/** An admin credits a user from the operator's (system) funds, once confirmed. */
 export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClose: () => void }) {
   const gift = useGiftFromSystem();
   return (
@@ -13,6 +24,7 @@ export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClo
       email={user?.email}
       label="Amount (USDT)"
       pending={gift.isPending}
+      confirm={(amount) => confirmSystemGift(user!, amount)}
       send={(amount) => gift.submit({ userId: user!.id, amount })}
       successDefault={MSG.adminGiftSent}
       onClose={onClose}

@@ -2,28 +2,34 @@ import { brand, hero } from "../../../ui/content";
 import { Document, type Assets } from "../Document";
 import { SiteFooter, type NewsletterNotice } from "../SiteFooter";
 import { SiteHeader } from "../SiteHeader";
+import type { PlatformStats } from "../../../core/platformStats";
+import type { LevelPrices } from "../pageData";
+import type { SlotTables } from "../slots";
 import { Hero } from "./Hero";
-import { PartnersMarquee, Programs, type LevelPrices } from "./Programs";
+import { PartnersMarquee, Programs } from "./Programs";
 import { BuySellShares, WhyChooseUs } from "./Sections";
 
 interface LandingProps {
   assets: Assets;
   prices: LevelPrices;
+  /** The real platform figures; null when they could not be read. */
+  figures: PlatformStats | null;
+  slots: SlotTables;
   notice?: NewsletterNotice;
 }
 
 /** "/": complete and readable with JavaScript off; the island only adds conveniences. */
-export function LandingPage({ assets, prices, notice }: LandingProps) {
+export function LandingPage({ assets, prices, figures, slots, notice }: LandingProps) {
   return (
     <Document title={`${brand.name} | ${hero.eyebrow}`} assets={assets}>
       <SkipLink />
       <div id="top" className="min-h-screen overflow-x-clip">
         <SiteHeader />
         <main id="main">
-          <Hero />
+          <Hero figures={figures} />
           <WhyChooseUs />
-          <BuySellShares />
-          <Programs prices={prices} />
+          <BuySellShares slots={slots} />
+          <Programs prices={prices} slots={slots} />
           <PartnersMarquee />
         </main>
         <SiteFooter notice={notice} />

@@ -1,16 +1,21 @@
 import { partners, programs } from "../../../ui/content";
-import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
+import { SLOTS_PER_LEVEL } from "../../../shared/constants";
 import { PAGES } from "../../../shared/pages";
-import { type Cents, formatDollars } from "../../../shared/money";
+import { formatDollars } from "../../../shared/money";
+import { SiteIcon } from "../../../ui/siteIcons";
+import type { LevelPrices } from "../pageData";
+import type { SlotRow, SlotTables } from "../slots";
 import { SectionHeading } from "./Sections";
 
-export type LevelPrices = Record<ProgramId, { level: number; cost: Cents }[]>;
-
 /** Program cards with the live level prices (program_levels), so the marketing never lies about cost. */
-export function Programs({ prices }: { prices: LevelPrices }) {
+export function Programs({ prices, slots }: { prices: LevelPrices; slots: SlotTables }) {
   return (
     <section id="programs" aria-labelledby="programs-title" className="mx-auto max-w-6xl scroll-mt-20 px-4 pt-section">
-      <SectionHeading id="programs-title" title={programs.title} lead={programs.lead} />
+      <SectionHeading id="programs-title" title={programs.title} lead={programs.lead}>
+        <a href={programs.more.href} className="link mt-4 inline-flex items-center gap-1.5">
+          {programs.more.label} <SiteIcon name="arrow" />
+        </a>
+      </SectionHeading>
       <div className="grid gap-6 md:grid-cols-2">
         {programs.cards.map((card) => {
           const levels = prices[card.id];
@@ -20,7 +25,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
               <header className="mb-4 flex flex-wrap items-start justify-between gap-3">
                 <div>
                   <h3 id={`program-${card.id}`} className="m-0 text-2xl font-bold">{card.name}</h3>
-                  <p className="m-0 mt-1 text-sm text-figure-violet">{card.tagline}</p>
+                  <p className="m-0 mt-1 text-sm text-figure-violet">{card.tagline(SLOTS_PER_LEVEL[card.id])}</p>
                 </div>
                 {first && (
                   <p className="m-0 text-right">
@@ -30,7 +35,7 @@ export function Programs({ prices }: { prices: LevelPrices }) {
                 )}
               </header>
               <p className="m-0 mb-5 text-sm leading-relaxed text-fg-soft">{card.text}</p>
-              <SlotPicture slots={SLOTS_PER_LEVEL[card.id]} />
+              <SlotPicture slots={slots[card.id]} />
               {levels.length > 0 && (
                 <ol aria-label={`${card.name} level prices`} className="m-0 mt-5 grid list-none grid-cols-[repeat(auto-fill,minmax(6.75rem,1fr))] gap-2 p-0">
                   {levels.map((l) => (
@@ -50,16 +55,20 @@ export function Programs({ prices }: { prices: LevelPrices }) {
   );
 }
 
-/** One level drawn as the buyer above its slots: three in one row, or six in two rows. */
-function SlotPicture({ slots }: { slots: number }) {
-  const rows = slots === 6 ? [2, 4] : [3];
+/**
+ * One level drawn as the owner above its slots (three in one row, or six in two rows), the
+ * slots that pay the owner filled green, the ones that pass up outlined: decoration, as the
+ * slot rules themselves are told in words on the shares card and /how-it-works.
+ */
+function SlotPicture({ slots }: { slots: SlotRow[] }) {
+  const rows = slots.length === 6 ? [slots.slice(0, 2), slots.slice(2)] : [slots];
   return (
     <div aria-hidden="true" className="flex flex-col items-center gap-2 rounded-control bg-ink/50 py-4">
       <span className="size-8 rounded-pill bg-gradient-to-br from-brand-blue to-brand-violet" />
-      {rows.map((n, r) => (
+      {rows.map((row, r) => (
         <div key={r} className="flex gap-2">
-          {Array.from({ length: n }, (_, i) => (
-            <span key={i} className={`size-6 rounded-pill border-2 ${i % 2 === 0 ? "border-figure-green bg-figure-green/25" : "border-line-strong"}`} />
+          {row.map((slot) => (
+            <span key={slot.slot} className={`size-6 rounded-pill border-2 ${slot.rule === "paid" ? "border-figure-green bg-figure-green/25" : "border-line-strong"}`} />
           ))}
         </div>
       ))}

@@ -1,14 +1,18 @@
+import type { ReactNode } from "react";
 import { shares, why } from "../../../ui/content";
+import { PROGRAMS } from "../../../shared/constants";
 import { PAGES } from "../../../shared/pages";
-import { Icon } from "../../../ui/icons";
+import { SiteIcon } from "../../../ui/siteIcons";
+import { paidPerCycle, programName, type SlotTables } from "../slots";
 
-export function SectionHeading({ id, title, lead }: { id: string; title: string; lead: string }) {
+export function SectionHeading({ id, title, lead, children }: { id: string; title: string; lead: string; children?: ReactNode }) {
   return (
     <div className="mx-auto mb-10 max-w-2xl text-center">
       <h2 id={id} className="m-0 text-title font-bold">
         <span className="heading-gradient">{title}</span>
       </h2>
       <p className="m-0 mt-3 text-fg-soft">{lead}</p>
+      {children}
     </div>
   );
 }
@@ -21,7 +25,7 @@ export function WhyChooseUs() {
         {why.items.map((item) => (
           <li key={item.title} className="card transition duration-200 hover:border-line-strong hover:-translate-y-0.5">
             <span className="mb-4 inline-flex size-11 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-2xl text-white">
-              <Icon name={item.icon} />
+              <SiteIcon name={item.icon} />
             </span>
             <h3 className="m-0 mb-2 text-lg font-semibold">{item.title}</h3>
             <p className="m-0 text-sm leading-relaxed muted">{item.text}</p>
@@ -32,7 +36,7 @@ export function WhyChooseUs() {
   );
 }
 
-export function BuySellShares() {
+export function BuySellShares({ slots }: { slots: SlotTables }) {
   return (
     <section id="shares" aria-labelledby="shares-title" className="mx-auto max-w-6xl scroll-mt-20 px-4 pt-section">
       <div className="grid items-center gap-10 md:grid-cols-2">
@@ -59,26 +63,54 @@ export function BuySellShares() {
             <a href={PAGES.login} className="btn-secondary">{shares.cta.sell}</a>
           </div>
         </div>
-        {/* A static market card: decoration that reads as a list for assistive technology. */}
-        <div className="card">
-          <p className="m-0 mb-4 flex items-center justify-between text-sm muted">
-            <span>{shares.tickerTitle}</span>
-            <span className="badge-active">{shares.tickerBadge}</span>
-          </p>
-          <ul className="m-0 grid list-none gap-3 p-0">
-            {shares.ticker.map((row) => (
-              <li key={row.pair} className="flex items-center justify-between rounded-control border border-line-subtle bg-ink/60 px-4 py-3">
-                <span className="font-medium">{row.pair}</span>
-                <span className="font-semibold tabular-nums text-figure-green">{row.change}</span>
-              </li>
-            ))}
-          </ul>
-          <svg viewBox="0 0 300 80" className="mt-5 h-20 w-full text-figure-blue" aria-hidden="true" focusable="false" preserveAspectRatio="none">
-            <path d="M0 70 L30 62 L60 66 L90 48 L120 52 L150 36 L180 40 L210 24 L240 30 L270 14 L300 10" fill="none" stroke="currentColor" strokeWidth="2.5" vectorEffect="non-scaling-stroke" />
-            <path d="M0 70 L30 62 L60 66 L90 48 L120 52 L150 36 L180 40 L210 24 L240 30 L270 14 L300 10 V80 H0 Z" fill="currentColor" fillOpacity=".12" />
-          </svg>
-        </div>
+        <SlotsCard slots={slots} />
       </div>
     </section>
+  );
+}
+
+/** Each program's slots as the purchase code treats them (slotRule): which pay the owner, which pass up. */
+function SlotsCard({ slots }: { slots: SlotTables }) {
+  const c = shares.slotsCard;
+  return (
+    <div className="card">
+      <div className="mb-4 flex items-center justify-between gap-3">
+        <h3 className="m-0 text-base font-semibold">{c.title}</h3>
+        <span className="badge-active">{c.badge}</span>
+      </div>
+      <ul className="m-0 grid list-none gap-3 p-0">
+        {PROGRAMS.map((program) => {
+          const rows = slots[program];
+          return (
+            <li key={program} className="rounded-control border border-line-subtle bg-ink/60 px-4 py-3">
+              <p className="m-0 mb-2.5 text-sm font-medium">{c.program(programName(program))}</p>
+              <ol className="m-0 flex list-none flex-wrap gap-1.5 p-0">
+                {rows.map((row) => {
+                  const paid = row.rule === "paid";
+                  return (
+                    <li
+                      key={row.slot}
+                      className={`inline-flex items-center gap-1 rounded-pill border px-2 py-0.5 text-xs font-semibold ${paid ? "border-active/40 bg-active/12 text-active" : "border-line bg-panel text-figure-violet"}`}
+                    >
+                      <SiteIcon name={paid ? "check" : "up"} />
+                      <span className="tabular-nums">{row.slot}</span>
+                      <span className="sr-only">{paid ? c.paid : c.passedUp}</span>
+                    </li>
+                  );
+                })}
+              </ol>
+              <p className="m-0 mt-2.5 text-xs muted">{c.perCycle(paidPerCycle(rows), rows.length)}</p>
+            </li>
+          );
+        })}
+      </ul>
+      <p className="m-0 mt-4 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs muted" aria-hidden="true">
+        <span className="inline-flex items-center gap-1 text-active"><SiteIcon name="check" />{c.paid}</span>
+        <span className="inline-flex items-center gap-1 text-figure-violet"><SiteIcon name="up" />{c.passedUp}</span>
+      </p>
+      <a href={c.link.href} className="link mt-4 inline-flex items-center gap-1.5 text-sm">
+        {c.link.label} <SiteIcon name="arrow" />
+      </a>
+    </div>
   );
 }

@@ -3,6 +3,7 @@ import { MEMBER } from "../../../../shared/contract/member";
 import { type Cents, formatDollars } from "../../../../shared/money";
 import { call } from "../../../lib/api";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
+import { myRequestsKey } from "../../myRequests/api/getMyRequests";
 import { requestsKey } from "../../requests/api/requestKeys";
 
 export interface DepositInput {
@@ -15,10 +16,14 @@ export interface DepositInput {
 export const createDeposit = ({ idempotencyKey, amount, ...input }: DepositInput & Keyed) =>
   call(MEMBER.deposit, { body: { ...input, amount: formatDollars(amount) }, idempotencyKey, quiet: true });
 
-/** A new deposit is pending: the balance is unchanged, but admin request lists in this tab are stale. */
+/**
+ * A new deposit is pending: the balance is unchanged, but the member's own requests and the
+ * admin request lists in this tab are stale.
+ */
 export function useCreateDeposit() {
   const client = useQueryClient();
   return useMoneyMutation(createDeposit, {
-    onSuccess: () => client.invalidateQueries({ queryKey: requestsKey("deposits") }),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: myRequestsKey }), client.invalidateQueries({ queryKey: requestsKey("deposits") })]),
   });
 }

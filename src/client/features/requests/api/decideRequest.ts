@@ -9,10 +9,17 @@ export interface Decision {
   kind: RequestKind;
   id: string;
   status: Status;
+  /** Words to the member with a decline; sent only when given. */
+  reason?: string;
 }
 
-export const decideRequest = ({ kind, id, status, idempotencyKey }: Decision & Keyed) =>
-  call(kind === "deposits" ? ADMIN.decideDeposit : ADMIN.decideWithdrawal, { params: { id }, body: { status }, idempotencyKey, quiet: true });
+export const decideRequest = ({ kind, id, status, reason, idempotencyKey }: Decision & Keyed) =>
+  call(kind === "deposits" ? ADMIN.decideDeposit : ADMIN.decideWithdrawal, {
+    params: { id },
+    body: reason ? { status, reason } : { status },
+    idempotencyKey,
+    quiet: true,
+  });
 
 /** The spec's "lists reload": the pending list and the history of that kind. */
 export function useDecideRequest() {

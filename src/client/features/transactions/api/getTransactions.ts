@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
-import { MEMBER } from "../../../../shared/contract/member";
+import { MEMBER, STATEMENT_KINDS } from "../../../../shared/contract/member";
 import type { StatementKind, transactionPage } from "../../../../shared/contract/member";
 import type { Answer } from "../../../../shared/contract/wire";
 import { call } from "../../../lib/api";
@@ -9,13 +9,40 @@ export type TransactionKind = StatementKind;
 export type TransactionPage = Answer<typeof transactionPage>;
 export type Transaction = TransactionPage["transactions"][number];
 
-export const transactionsKey = (page?: number) => (page === undefined ? ["transactions"] : ["transactions", page]) as readonly unknown[];
+/** The statement's filters (`statementFilter` of src/shared/schemas.ts): one kind, days from and to (UTC, both included). */
+export interface StatementFilter {
+  kind?: StatementKind;
+  /** YYYY-MM-DD */
+  from?: string;
+  /** YYYY-MM-DD */
+  to?: string;
+}
 
-export const getTransactions = (page: number, signal?: AbortSignal) =>
-  call(MEMBER.transactions, { query: { page }, signal, quiet: true });
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const isKind = (value: string | null): value is StatementKind => STATEMENT_KINDS.includes(value as StatementKind);
 
-export const transactionsQuery = (page: number) =>
-  queryOptions({ queryKey: transactionsKey(page), queryFn: ({ signal }) => getTransactions(page, signal) });
+/** The filters written in a URL's search params; a value that is not one is left out. */
+export function readFilter(params: URLSearchParams): StatementFilter {
+  const kind = params.get("kind");
+  const from = params.get("from");
+  const to = params.get("to");
+  return {
+    ...(isKind(kind) ? { kind } : {}),
+    ...(from && DAY.test(from) ? { from } : {}),
+    ...(to && DAY.test(to) ? { to } : {}),
+  };
+}
+
+/** ["transactions"] reloads every page of every filter (a purchase or a gift invalidates it). */
+export const transactionsKey = (page?: number, filter: StatementFilter = {}) =>
+  (page === undefined ? ["transactions"] : ["transactions", filter, page]) as readonly unknown[];
+
+export const getTransactions = (page: number, filter: StatementFilter = {}, signal?: AbortSignal) =>
+  call(MEMBER.transactions, { query: { ...filter, page }, signal, quiet: true });
+
+export const transactionsQuery = (page: number, filter: StatementFilter = {}) =>
+  queryOptions({ queryKey: transactionsKey(page, filter), queryFn: ({ signal }) => getTransactions(page, filter, signal) });
 
 // The previous page stays on screen while the next loads, so the table does not jump.
-export const useTransactions = (page: number) => useQuery({ ...transactionsQuery(page), placeholderData: keepPreviousData });
+export const useTransactions = (page: number, filter: StatementFilter = {}, enabled = true) =>
+  useQuery({ ...transactionsQuery(page, filter), placeholderData: keepPreviousData, enabled });

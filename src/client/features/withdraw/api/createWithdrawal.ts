@@ -5,6 +5,7 @@ import { type Cents, formatDollars } from "../../../../shared/money";
 import { call } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
+import { myRequestsKey } from "../../myRequests/api/getMyRequests";
 import { requestsKey } from "../../requests/api/requestKeys";
 
 export interface WithdrawalInput {
@@ -16,11 +17,18 @@ export interface WithdrawalInput {
 export const createWithdrawal = ({ idempotencyKey, amount, ...input }: WithdrawalInput & Keyed) =>
   call(MEMBER.withdraw, { body: { ...input, amount: formatDollars(amount) }, idempotencyKey, quiet: true });
 
-/** The amount is now held (pendingWithdrawalsTotal), so the user is refreshed as the spec asks. */
+/**
+ * The amount is now held (pendingWithdrawalsTotal), so the user is refreshed as the spec asks,
+ * and the member's own requests list the new one.
+ */
 export function useCreateWithdrawal() {
   const client = useQueryClient();
   return useMoneyMutation(createWithdrawal, {
     onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: meKey }), client.invalidateQueries({ queryKey: requestsKey("withdrawals") })]),
+      Promise.all([
+        client.invalidateQueries({ queryKey: meKey }),
+        client.invalidateQueries({ queryKey: myRequestsKey }),
+        client.invalidateQueries({ queryKey: requestsKey("withdrawals") }),
+      ]),
   });
 }

@@ -1,0 +1,116 @@
+import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query";
+import type { RequestType } from "../../shared/constants";
+import type { memberRequest } from "../../shared/contract/member";
+import type { Answer } from "../../shared/contract/wire";
+import { DataTable, type Column } from "./DataTable";
+import { DateTime } from "./DateTime";
+import { EmptyState } from "./EmptyState";
+import { ErrorState } from "./ErrorState";
+import { Money } from "./Money";
+import { Spinner } from "./Spinner";
+import { StatusBadge } from "./StatusBadge";
+
+type MemberRequest = Answer<typeof memberRequest>;
+type Pages = InfiniteData<{ items: MemberRequest[]; page: number; totalPages: number }>;
+
+const TYPE_LABEL: Record<RequestType, string> = { deposit: "Deposit", withdrawal: "Withdrawal" };
+
+const TEXTS = {
+  all: { title: "Your deposit and withdrawal requests", empty: "You have no deposit or withdrawal requests yet." },
+  deposit: { title: "Your deposit requests", empty: "You have not requested any deposits yet." },
+  withdrawal: { title: "Your withdrawal requests", empty: "You have not requested any withdrawals yet." },
+} as const;
+
+const dateColumn: Column<MemberRequest> = { header: "Requested", cell: (row) => <DateTime value={row.createdAt} /> };
+
+const typeColumn: Column<MemberRequest> = {
+  header: "Type",
+  cell: (row) => (
+    <>
+      <span className="block">{TYPE_LABEL[row.type]}</span>
+      {row.method && <span className="muted block text-xs">{row.method}</span>}
+    </>
+  ),
+};
+
+const methodColumn: Column<MemberRequest> = { header: "Network", cell: (row) => row.method ?? <span className="muted">—</span> };
+
+const amountColumn: Column<MemberRequest> = {
+  header: "Amount",
+  numeric: true,
+  cell: (row) => (
+    <>
+      <Money value={row.amount} className="block" />
+      {row.fee !== null && (
+        <span className="muted block text-xs">
+          Fee <Money value={row.fee} />
+        </span>
+      )}
+    </>
+  ),
+};
+
+// The badge says the state in words and with an icon; the admin's reason (a decline's, mostly) is under it.
+const statusColumn: Column<MemberRequest> = {
+  header: "Status",
+  cell: (row) => (
+    <span className="flex flex-col items-end gap-1 md:items-start">
+      <StatusBadge status={row.status} />
+      {row.reason && <span className="max-w-64 text-xs text-fg-soft [overflow-wrap:anywhere]">Reason: {row.reason}</span>}
+      {row.decidedAt && (
+        <span className="muted text-xs">
+          Decided <DateTime value={row.decidedAt} />
+        </span>
+      )}
+    </span>
+  ),
+};
+
+interface RequestsListProps {
+  /** The member's requests, page after page (features/myRequests/api: useMyRequests). */
+  query: UseInfiniteQueryResult<Pages>;
+  /** The type the query asked for (only deposits or only withdrawals); both when absent (the statement). */
+  type?: RequestType;
+}
+
+/**
+ * The member's own deposit and withdrawal requests in every state, newest first, with the
+ * status badge and the admin's reason. Pages are read with "Load more".
+ */
+export function RequestsList({ query, type }: RequestsListProps) {
+  const texts = TEXTS[type ?? "all"];
+  const rows = query.data?.pages.flatMap((page) => page.items) ?? [];
+  const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
+
+  const columns = [dateColumn, type ? (type === "withdrawal" ? methodColumn : null) : typeColumn, amountColumn, statusColumn].filter(
+    (column): column is Column<MemberRequest> => column !== null,
+  );
+
+  return (
+    <section aria-labelledby={`requests-${type ?? "all"}`} className="flex flex-col gap-3">
+      <h2 id={`requests-${type ?? "all"}`} className="m-0 text-lg font-semibold text-fg">
+        {texts.title}
+      </h2>
+      {query.isPending ? (
+        <Spinner label="Loading your requests..." />
+      ) : query.isError && !query.isFetchNextPageError ? (
+        <ErrorState message="Could not load your requests." onRetry={() => void query.refetch()} />
+      ) : rows.length === 0 && !isFetchNextPageError ? (
+        <EmptyState message={texts.empty} />
+      ) : (
+        <>
+          {rows.length > 0 && <DataTable caption={`${texts.title}, newest first`} rows={rows} rowKey={(row) => row.id} columns={columns} />}
+          {isFetchNextPageError ? (
+            <ErrorState message="Could not load more of your requests." onRetry={() => void fetchNextPage()} />
+          ) : (
+            hasNextPage && (
+              <button type="button" className="btn btn-secondary btn-sm focus-ring self-center" disabled={isFetchingNextPage} onClick={() => void fetchNextPage()}>
+                {isFetchingNextPage ? "Loading..." : "Load more"}
+              </button>
+            )
+          )}
+        </>
+      )}
+    </section>
+  );
+}

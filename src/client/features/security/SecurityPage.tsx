@@ -1,0 +1,170 @@
+import { useState } from "react";
+import toast from "react-hot-toast";
+import { twoFactorCodeSchema } from "../../../shared/contract/auth";
+import { CopyButton } from "../../components/CopyButton";
+import { ErrorState } from "../../components/ErrorState";
+import { Field } from "../../components/Field";
+import { Spinner } from "../../components/Spinner";
+import { failureMessage } from "../../lib/serverMessage";
+import { useSchemaForm } from "../../lib/useSchemaForm";
+import { useBeginSetup, useDisableTwoFactor, useEnableTwoFactor, useTwoFactorStatus } from "./api/twoFactor";
+import { QrCode } from "./QrCode";
+
+/**
+ * Security: two-factor authentication for any member (admins may be required to use it,
+ * ADMIN_REQUIRE_2FA). Set-up shows a QR code drawn here and the secret as text, and asks for a
+ * code to turn it on; the ten recovery codes are shown once, right then.
+ */
+export default function SecurityPage() {
+  const status = useTwoFactorStatus();
+  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
+
+  return (
+    <div className="flex max-w-xl flex-col gap-6">
+      <h1 className="heading-gradient text-2xl font-bold">Security</h1>
+      {recoveryCodes ? (
+        <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />
+      ) : (
+        <section className="card flex flex-col gap-4" aria-labelledby="two-factor-title">
+          <h2 id="two-factor-title" className="card-title">
+            Two-factor authentication
+          </h2>
+          {status.isPending && <Spinner label="Loading..." />}
+          {status.isError && <ErrorState message="Could not load your security settings." onRetry={() => void status.refetch()} />}
+          {status.data &&
+            (status.data.enabled ? (
+              <Enabled codesLeft={status.data.recoveryCodesLeft} />
+            ) : (
+              <>
+                {status.data.required && (
+                  <p role="alert" className="m-0 rounded-control border border-pending/40 bg-pending/12 px-3 py-2 text-sm text-pending">
+                    Admins must use two-factor authentication: set it up to reach the rest of the dashboard.
+                  </p>
+                )}
+                <SetUp onEnabled={setRecoveryCodes} />
+              </>
+            ))}
+        </section>
+      )}
+    </div>
+  );
+}
+
+/** Off: a new secret on request, then a code from the app to turn it on. */
+function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
+  const setup = useBeginSetup();
+  const enable = useEnableTwoFactor();
+  const { values, errors, set, submit, reset } = useSchemaForm(twoFactorCodeSchema, { code: "" });
+
+  const onSubmit = submit((input) =>
+    enable.mutate(input, {
+      onSuccess: ({ recoveryCodes }) => {
+        toast.success("Two-factor authentication is on.");
+        reset();
+        onEnabled(recoveryCodes);
+      },
+      onError: (error) => toast.error(failureMessage(error, "The code could not be checked. Please try again.")),
+    }),
+  );
+
+  if (!setup.data) {
+    return (
+      <>
+        <p className="m-0 muted">
+          Protect your account with a second step at login: a code from an authenticator app on your phone (Google Authenticator,
+          Aegis, 1Password, ...).
+        </p>
+        <button
+          type="button"
+          className="btn-primary self-start"
+          disabled={setup.isPending}
+          onClick={() => setup.mutate(undefined, { onError: (error) => toast.error(failureMessage(error, "Could not start the set-up.")) })}
+        >
+          {setup.isPending ? "Starting..." : "Set up two-factor authentication"}
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <ol className="m-0 flex list-decimal flex-col gap-3 pl-5 text-sm">
+        <li>Scan this QR code with your authenticator app.</li>
+        <li>Or type this key into it:</li>
+      </ol>
+      <QrCode text={setup.data.otpauthUrl} label="QR code for your authenticator app" />
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
+        <code className="flex-1 break-all rounded-control bg-ink-deep px-3 py-2 font-mono text-sm text-figure-blue">{setup.data.secret}</code>
+        <CopyButton text={setup.data.secret} label="Copy key" />
+      </div>
+      <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Turn on two-factor authentication">
+        <Field label="Code from the app" error={errors.code} hint="The 6-digit code the app shows now.">
+          {(control) => (
+            <input {...control} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" value={values.code} onChange={set("code")} className="input" />
+          )}
+        </Field>
+        <button type="submit" className="btn-primary" disabled={enable.isPending}>
+          {enable.isPending ? "Turning on..." : "Turn on"}
+        </button>
+      </form>
+    </>
+  );
+}
+
+/** The recovery codes, this once. */
+function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
+  return (
+    <section className="card flex flex-col gap-4" aria-labelledby="recovery-title">
+      <h2 id="recovery-title" className="card-title">
+        Your recovery codes
+      </h2>
+      <p className="m-0 muted">
+        Each code signs you in once if you lose your phone. Keep them somewhere safe: they are shown only now.
+      </p>
+      <ul className="m-0 grid list-none grid-cols-2 gap-2 p-0 font-mono text-sm" aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code} className="rounded-control bg-ink-deep px-3 py-2 text-center">
+            {code}
+          </li>
+        ))}
+      </ul>
+      <div className="flex flex-wrap gap-3">
+        <CopyButton text={codes.join("\n")} label="Copy all codes" />
+        <button type="button" className="btn-primary" onClick={onDone}>
+          I have saved them
+        </button>
+      </div>
+    </section>
+  );
+}
+
+/** On: the codes left, and turning it off with a code. */
+function Enabled({ codesLeft }: { codesLeft: number }) {
+  const disable = useDisableTwoFactor();
+  const { values, errors, set, submit, reset } = useSchemaForm(twoFactorCodeSchema, { code: "" });
+  const onSubmit = submit((input) =>
+    disable.mutate(input, {
+      onSuccess: ({ msg }) => {
+        toast.success(msg);
+        reset();
+      },
+      onError: (error) => toast.error(failureMessage(error, "The code could not be checked. Please try again.")),
+    }),
+  );
+  return (
+    <>
+      <p className="m-0">
+        <span className="badge-active">On</span> Logins ask for a code from your authenticator app.{" "}
+        {codesLeft} recovery code{codesLeft === 1 ? "" : "s"} left.
+      </p>
+      <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Turn off two-factor authentication">
+        <Field label="Code to turn it off" error={errors.code} hint="A code from the app, or a recovery code.">
+          {(control) => <input {...control} name="code" type="text" autoComplete="one-time-code" value={values.code} onChange={set("code")} className="input" />}
+        </Field>
+        <button type="submit" className="btn-danger" disabled={disable.isPending}>
+          {disable.isPending ? "Turning off..." : "Turn off two-factor authentication"}
+        </button>
+      </form>
+    </>
+  );
+}

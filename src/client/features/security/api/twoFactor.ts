@@ -1,0 +1,37 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { AUTH, type TwoFactorCodeInput } from "../../../../shared/contract/auth";
+import { call } from "../../../lib/api";
+
+/** The caller's second factor: on or off, required of them or not, recovery codes left. */
+export const twoFactorKey = ["auth", "2fa"] as const;
+
+export const twoFactorQuery = () =>
+  queryOptions({
+    queryKey: twoFactorKey,
+    queryFn: ({ signal }) => call(AUTH.twoFactorStatus, { signal }),
+  });
+
+/** Read once after a login: whether an admin must still turn 2FA on (ADMIN_REQUIRE_2FA). */
+export const getTwoFactorStatus = () => call(AUTH.twoFactorStatus, { quiet: true });
+
+export const useTwoFactorStatus = () => useQuery(twoFactorQuery());
+
+/** A new secret and its otpauth:// URL (the QR code), replacing any earlier offer. */
+export const useBeginSetup = () => useMutation({ mutationFn: () => call(AUTH.twoFactorSetup, { quiet: true }) });
+
+/** Turns 2FA on with a code from the app; answers the recovery codes, shown once. */
+export function useEnableTwoFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TwoFactorCodeInput) => call(AUTH.twoFactorEnable, { body: input, quiet: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}
+
+export function useDisableTwoFactor() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TwoFactorCodeInput) => call(AUTH.twoFactorDisable, { body: input, quiet: true }),
+    onSuccess: () => client.invalidateQueries({ queryKey: twoFactorKey }),
+  });
+}

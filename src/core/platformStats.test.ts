@@ -1,0 +1,61 @@
+import { expect, test } from "bun:test";
+import type { Database } from "../db/client";
+import { credit, joinUnder, run } from "../testing/domain";
+import { useDatabase } from "../testing/useHarness";
+import { purchaseLevel, unfreezeLevel } from "./matrix";
+import { cachedPlatformStats, PLATFORM_STATS_TTL_MS, platformStats } from "./platformStats";
+import { deleteUser } from "./users";
+
+// Level 1 costs 5.00 in both programs and unfreezing it 2.50 (the seeded defaults).
+let database: Database;
+useDatabase((made) => (database = made));
+
+const buy = (id: string, program: "3p" | "6p" = "3p") => run(database.db, (tx) => purchaseLevel(tx, id, program, 1));
+
+test("a fresh platform: no members (the admin is not one), nothing paid out, no level active", async () => {
+  expect(await platformStats(database.db)).toEqual({ members: 0, paidOut: 0n, levelsActive: 0 });
+});
+
+test("members leave out admins and deleted users; paid out counts purchases and unfreezes that reached a member, not the platform", async () => {
+  const top = await joinUnder(database.db, null);
+  const owner = await joinUnder(database.db, top);
+  const partners = [await joinUnder(database.db, owner), await joinUnder(database.db, owner), await joinUnder(database.db, owner)];
+  const gone = await joinUnder(database.db, top);
+  for (const id of [top, owner, ...partners]) await credit(database.db, id, 10_000n);
+  await run(database.db, (tx) => deleteUser(tx, gone));
+
+  await buy(top); // nobody above is active: 5.00 to system, not paid out
+  expect(await platformStats(database.db)).toEqual({ members: 5, paidOut: 0n, levelsActive: 1 });
+
+  await buy(owner); // top's slot 1: 5.00 paid to a member
+  for (const p of partners) await buy(p); // owner's slots 1 and 2 pay owner; slot 3 passes up and pays top
+  expect(await platformStats(database.db)).toEqual({ members: 5, paidOut: 2_000n, levelsActive: 5 });
+
+  await buy(top, "6p"); // system again
+  expect((await platformStats(database.db)).paidOut).toBe(2_000n);
+  expect((await platformStats(database.db)).levelsActive).toBe(6);
+});
+
+test("an unfreeze paid to a member is paid out; a frozen level is not active", async () => {
+  const top = await joinUnder(database.db, null);
+  const owner = await joinUnder(database.db, top);
+  const partners = await Promise.all(Array.from({ length: 6 }, () => joinUnder(database.db, owner)));
+  for (const id of [top, owner, ...partners]) await credit(database.db, id, 10_000n);
+  await buy(top);
+  await buy(owner);
+  for (const p of partners) await buy(p); // two cycles of the owner's 3P level 1: it freezes
+  const before = await platformStats(database.db);
+  await run(database.db, (tx) => unfreezeLevel(tx, owner, "3p", 1)); // 2.50 to top, who is active
+  const after = await platformStats(database.db);
+  expect(after.paidOut - before.paidOut).toBe(250n);
+  expect(after.levelsActive - before.levelsActive).toBe(1);
+});
+
+test("cachedPlatformStats asks the database once a minute: the same figures inside the minute, fresh ones after it", async () => {
+  const t0 = 1_000_000;
+  const first = await cachedPlatformStats(database.db, t0);
+  await joinUnder(database.db, null);
+  expect(await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS - 1)).toEqual(first);
+  const later = await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS);
+  expect(later.members).toBe(first.members + 1);
+});

@@ -1,0 +1,55 @@
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "../db/client";
+import type { Cents } from "../shared/money";
+import { SYSTEM } from "./ledger";
+
+/** The real figures the marketing site shows instead of invented ones. */
+export interface PlatformStats {
+  /** Users who are not deleted, admins left out. */
+  members: number;
+  /** Every purchase and unfreeze payment that reached a member rather than the platform (`system`). */
+  paidOut: Cents;
+  /** Levels bought and not frozen: rows of user_levels with status 'active'. */
+  levelsActive: number;
+}
+
+/** How long the server keeps the figures before it asks the database again. */
+export const PLATFORM_STATS_TTL_MS = 60_000;
+
+/**
+ * The three figures in one statement (one round trip, one snapshot). Each is a plain count or
+ * sum; the page that shows them caches the answer (cachedPlatformStats), so these scans run at
+ * most once a minute per process, however busy the landing page is.
+ */
+export async function platformStats(db: Db): Promise<PlatformStats> {
+  const [row] = rowsOf<{ members: string; paid_out: string; levels_active: string }>(
+    await db.execute(sql`
+      SELECT
+        (SELECT count(*) FROM users WHERE deleted_at IS NULL AND role <> 'admin')::text AS members,
+        (SELECT coalesce(sum(amount), 0) FROM transfers
+          WHERE kind IN ('purchase', 'unfreeze') AND to_account <> ${SYSTEM})::text AS paid_out,
+        (SELECT count(*) FROM user_levels WHERE status = 'active')::text AS levels_active`),
+  );
+  if (!row) throw new Error("platformStats: no row");
+  return { members: Number(row.members), paidOut: BigInt(row.paid_out), levelsActive: Number(row.levels_active) };
+}
+
+/*
+ * A display cache, local to this process (docs/rules.md#several-processes: nothing another
+ * process needs lives here; a figure a minute old is all it can cost). Keyed by the database
+ * handle, so each test's fresh database, or a second app in one process, gets its own figures.
+ * The entry holds the promise, so concurrent requests share one query; a failure is not kept.
+ */
+const cache = new WeakMap<Db, { at: number; stats: Promise<PlatformStats> }>();
+
+/** platformStats(db), asked of the database at most once every PLATFORM_STATS_TTL_MS. */
+export function cachedPlatformStats(db: Db, now = Date.now()): Promise<PlatformStats> {
+  const hit = cache.get(db);
+  if (hit && now - hit.at < PLATFORM_STATS_TTL_MS && now >= hit.at) return hit.stats;
+  const entry = { at: now, stats: platformStats(db) };
+  cache.set(db, entry);
+  entry.stats.catch(() => {
+    if (cache.get(db) === entry) cache.delete(db);
+  });
+  return entry.stats;
+}

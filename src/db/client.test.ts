@@ -1,0 +1,108 @@
+import { afterAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { DataDirInUse, LOCK_FILE, lockDataDir, openDatabase, rowsOf } from "./client";
+
+// One process per embedded data folder: a second open (another server, or this process again)
+// is refused before PGlite touches the folder, and the first keeps working on intact data.
+
+const folders: string[] = [];
+const freshFolder = () => {
+  const dir = mkdtempSync(join(tmpdir(), "matrix-lock-"));
+  folders.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+const count = async (db: Awaited<ReturnType<typeof openDatabase>>["db"]) =>
+  Number(rowsOf<{ n: number }>(await db.execute(sql`SELECT count(*)::int AS n FROM notes`))[0]!.n);
+
+test("a second open of the same data folder fails with a clear message; the first still works and its data is intact", async () => {
+  const dir = freshFolder();
+  const first = await openDatabase({ dataDir: dir });
+  try {
+    await first.db.execute(sql`CREATE TABLE notes (id int PRIMARY KEY, text text NOT NULL)`);
+    await first.db.execute(sql`INSERT INTO notes VALUES (1, 'kept')`);
+    expect(readFileSync(join(dir, LOCK_FILE), "utf8").split("\n")[0]).toBe(String(process.pid));
+
+    const second = await openDatabase({ dataDir: dir }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(second).toBeInstanceOf(DataDirInUse);
+    expect((second as Error).message).toContain(`The data folder ${dir} is already in use by another server process (pid ${process.pid})`);
+    // The same folder named another way is the same folder.
+    expect(await openDatabase({ dataDir: join(dir, ".") }).catch((error: unknown) => error)).toBeInstanceOf(DataDirInUse);
+
+    await first.db.execute(sql`INSERT INTO notes VALUES (2, 'after')`);
+    expect(await count(first.db)).toBe(2);
+  } finally {
+    await first.close();
+  }
+  // Closed: the lock is gone, the folder opens again, with everything written.
+  expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+  const again = await openDatabase({ dataDir: dir });
+  try {
+    expect(rowsOf(await again.db.execute(sql`SELECT id, text FROM notes ORDER BY id`))).toEqual([
+      { id: 1, text: "kept" },
+      { id: 2, text: "after" },
+    ]);
+  } finally {
+    await again.close();
+  }
+});
+
+test("a second server process on the same DATA_DIR exits at once with the message, and the data is untouched", async () => {
+  const dir = freshFolder();
+  const held = lockDataDir(dir); // this test process stands for the first server
+  try {
+    writeFileSync(join(dir, "marker"), "untouched");
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "../server/index.ts")], {
+      env: { ...process.env, DATA_DIR: dir, DATABASE_URL: "", PORT: "0" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const exited = await Promise.race([child.exited, Bun.sleep(20_000).then(() => "still running")]);
+    if (exited === "still running") child.kill();
+    expect(exited).toBe(1);
+    const stderr = await new Response(child.stderr).text();
+    expect(stderr).toContain(`The data folder ${dir} is already in use by another server process (pid ${process.pid})`);
+    expect(stderr).not.toContain("Listening");
+    // PGlite never ran there: the folder holds the lock and our file, nothing else.
+    expect([...new Bun.Glob("*").scanSync({ cwd: dir, dot: true })].sort()).toEqual([LOCK_FILE, "marker"]);
+    expect(readFileSync(join(dir, LOCK_FILE), "utf8").split("\n")[0]).toBe(String(process.pid));
+  } finally {
+    held.release();
+  }
+  expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
+});
+
+test("a lock left by a process that is gone is stale and taken over; one of a live process is not", async () => {
+  const dir = freshFolder();
+  const gone = Bun.spawn(["true"]);
+  await gone.exited;
+  writeFileSync(join(dir, LOCK_FILE), `${gone.pid}\n\n`);
+  const taken = lockDataDir(dir);
+  expect(readFileSync(join(dir, LOCK_FILE), "utf8").split("\n")[0]).toBe(String(process.pid));
+  taken.release();
+
+  // A former life of this very process (a restarted container gets the same pid) is stale too.
+  writeFileSync(join(dir, LOCK_FILE), `${process.pid}\nnot-our-start-time\n`);
+  lockDataDir(dir).release();
+
+  const live = Bun.spawn(["sleep", "30"]);
+  try {
+    writeFileSync(join(dir, LOCK_FILE), `${live.pid}\n\n`);
+    expect(() => lockDataDir(dir)).toThrow(DataDirInUse);
+    expect(readFileSync(join(dir, LOCK_FILE), "utf8")).toBe(`${live.pid}\n\n`);
+  } finally {
+    live.kill();
+    await live.exited;
+  }
+  // Dead now: stale.
+  lockDataDir(dir).release();
+});

@@ -1,0 +1,56 @@
+import type { Context } from "hono";
+import { UNKNOWN_SOURCE } from "../../core/sessions";
+import type { AppEnv } from "../env";
+
+/**
+ * The address a request comes from, as the login and sign-up throttles count it.
+ *
+ * - The socket's address, which Bun gives through the server object that Bun.serve passes to
+ *   the app's fetch (Hono's `c.env`).
+ * - With TRUST_PROXY=1, the first X-Forwarded-For hop instead (when it is an address): only for
+ *   a server behind a proxy that sets that header itself, since anyone can send it.
+ * - Neither (app.request() in tests): "unknown".
+ *
+ * An IPv6 address counts as its /64 network, which one subscriber usually holds whole: one
+ * home must not count as 2^64 sources.
+ */
+export function sourceAddress(c: Context<AppEnv>): string {
+  if (c.get("deps").config.trustProxy) {
+    const first = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+    if (first && /^[0-9A-Fa-f:.]{2,45}$/.test(first)) return sourceKey(first);
+  }
+  const server = c.env as { requestIP?: (request: Request) => { address: string } | null } | undefined;
+  const address = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw)?.address : undefined;
+  return address ? sourceKey(address) : UNKNOWN_SOURCE;
+}
+
+/** An address as a throttle key: IPv4 as is (also when mapped into IPv6), IPv6 as its /64. */
+export function sourceKey(address: string): string {
+  const text = address.trim().toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (mapped) return mapped[1]!;
+  if (!text.includes(":")) return text;
+  const groups = expandIPv6(text);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : text;
+}
+
+/** The eight groups of an IPv6 address (without leading zeros), or null when it is not one. */
+function expandIPv6(text: string): string[] | null {
+  const halves = text.split("::");
+  if (halves.length > 2) return null;
+  const part = (s: string | undefined) => (s ? s.split(":") : []);
+  const head = part(halves[0]);
+  const tail = part(halves[1]);
+  // A trailing dotted IPv4 stands for the last two groups.
+  const last = tail.length ? tail : head;
+  const v4 = last.at(-1)?.includes(".") ? last.pop()!.split(".").map(Number) : undefined;
+  if (v4) {
+    if (v4.length !== 4 || v4.some((n) => !Number.isInteger(n) || n < 0 || n > 255)) return null;
+    last.push(((v4[0]! << 8) | v4[1]!).toString(16), ((v4[2]! << 8) | v4[3]!).toString(16));
+  }
+  const missing = 8 - head.length - tail.length;
+  if (halves.length === 1 ? missing !== 0 : missing < 1) return null;
+  const groups = [...head, ...Array<string>(halves.length === 1 ? 0 : missing).fill("0"), ...tail];
+  if (groups.some((g) => !/^[0-9a-f]{1,4}$/.test(g))) return null;
+  return groups.map((g) => parseInt(g, 16).toString(16));
+}

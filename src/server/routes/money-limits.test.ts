@@ -1,0 +1,73 @@
+import { expect, test } from "bun:test";
+import { EXTERNAL, SYSTEM, transfer } from "../../core/ledger";
+import { inTransaction } from "../../core/tx";
+import { MAX_AMOUNT, MAX_BALANCE } from "../../shared/constants";
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
+
+// docs/rules.md#money: one amount is at most 1,000,000.00 in every field, and no balance passes
+// MAX_BALANCE; both are refusals (400), never a 500. The harness checks the ledger after each test.
+let h: Harness;
+useMoneyHarness((made) => (h = made));
+
+const TOO_MUCH = "Amount must be at most 1,000,000 USDT.";
+const LIMIT = { msg: "This would take a balance past the maximum of 100,000,000,000 USDT.", code: "balance_limit" };
+
+test("every amount field refuses more than 1,000,000.00 with 400 'validation' and a clear message", async () => {
+  const user = await h.signUp();
+  const other = await h.signUp();
+  await h.fund(user.token, 100);
+  const over = ["1000000.01", 1_000_001, "9999999999999"];
+  for (const amount of over) {
+    const answers = [
+      await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: "TWallet", transactionId: `tx-${crypto.randomUUID()}`, amount } }),
+      await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TWallet", amount } }),
+      await h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: other.email } }),
+      await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } }),
+    ];
+    for (const res of answers) expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { msg: TOO_MUCH, code: "validation" } });
+    const cost = await h.call("PATCH", "/api/programs/3p/levels/1", { token: h.adminToken, body: { cost: amount, unfreezeCost: 1 } });
+    expect(cost).toMatchObject({ status: 400, body: { msg: "Cost must be at most 1,000,000 USDT.", code: "validation" } });
+    const unfreeze = await h.call("PATCH", "/api/programs/3p/levels/1", { token: h.adminToken, body: { cost: 1, unfreezeCost: amount } });
+    expect(unfreeze).toMatchObject({ status: 400, body: { msg: "Unfreeze cost must be at most 1,000,000 USDT.", code: "validation" } });
+  }
+  // Exactly 1,000,000.00 is an amount like any other.
+  expect((await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount: "1000000.00" } })).status).toBe(200);
+  expect((await h.me(user.token)).balance).toBe(1_000_100);
+  // Give it back, so the operator's account is where the next test finds it.
+  await inTransaction(h.db, (tx) => transfer(tx, { from: user.id, to: SYSTEM, amount: MAX_AMOUNT, kind: "gift" }));
+});
+
+test("repeated large admin gifts reach the maximum balance and are refused with 400 'balance_limit', never a 500", async () => {
+  const user = await h.signUp();
+  // Most of the way there in one move, as a deposit (the API would need 100,000 of the largest amount).
+  const start = MAX_BALANCE - 3n * MAX_AMOUNT - 50n;
+  await inTransaction(h.db, (tx) => transfer(tx, { from: EXTERNAL, to: user.id, amount: start, kind: "deposit" }));
+  const gift = (amount: string) => h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } });
+
+  for (let i = 0; i < 3; i++) expect((await gift("1000000")).status).toBe(200);
+  for (let i = 0; i < 3; i++) expect(await gift("1000000")).toMatchObject({ status: 400, body: LIMIT });
+  expect(await gift("0.51")).toMatchObject({ status: 400, body: LIMIT });
+  expect((await gift("0.50")).status).toBe(200);
+  expect((await h.account(user.id)).balance).toBe(MAX_BALANCE);
+  expect(await gift("0.01")).toMatchObject({ status: 400, body: LIMIT });
+  // Full is full for every kind of credit: a deposit accepted, a member's gift.
+  const deposit = await h.deposit(user.token, 1);
+  expect(await h.decide("deposits", deposit, "accepted")).toMatchObject({ status: 400, body: LIMIT });
+  const friend = await h.signUp();
+  await h.fund(friend.token, 5);
+  expect(await h.call("POST", "/api/user/gift", { token: friend.token, body: { amount: 1, recipientEmail: user.email } })).toMatchObject({ status: 400, body: LIMIT });
+  // The refusals moved nothing and logged nothing; the harness checks the ledger after the test.
+  expect((await h.account(user.id)).balance).toBe(MAX_BALANCE);
+  expect((await h.account(friend.id)).balance).toBe(500n);
+  expect(h.logged).toEqual([]);
+
+  // Spending brings it under the maximum again.
+  expect(await h.decide("deposits", deposit, "declined")).toMatchObject({ status: 200 });
+  await inTransaction(h.db, (tx) => transfer(tx, { from: user.id, to: EXTERNAL, amount: 100n, kind: "withdrawal" }));
+  expect((await gift("1.00")).status).toBe(200);
+  await inTransaction(h.db, async (tx) => {
+    await transfer(tx, { from: user.id, to: EXTERNAL, amount: start, kind: "withdrawal" });
+    await transfer(tx, { from: user.id, to: SYSTEM, amount: MAX_BALANCE - start, kind: "gift" });
+  });
+});

@@ -1,0 +1,36 @@
+import type { Context } from "hono";
+import { listLevels } from "../../core/levels";
+import { cachedPlatformStats, type PlatformStats } from "../../core/platformStats";
+import { PROGRAMS, type ProgramId } from "../../shared/constants";
+import type { Cents } from "../../shared/money";
+import type { AppEnv } from "../env";
+
+/** The current prices of every level (program_levels), per program. */
+export type LevelPrices = Record<ProgramId, { level: number; cost: Cents; unfreezeCost: Cents }[]>;
+
+/**
+ * What the server-rendered pages read from the database. Each loader answers what it can: a
+ * failed query is logged and the page renders without that part, never a 500.
+ */
+export async function levelPrices(c: Context<AppEnv>): Promise<LevelPrices> {
+  const { db, log } = c.get("deps");
+  const prices: LevelPrices = { "3p": [], "6p": [] };
+  try {
+    for (const program of PROGRAMS) prices[program] = await listLevels(db, program);
+  } catch (error) {
+    (log ?? console.error)(`${c.req.path}: level prices unavailable`, error);
+    return { "3p": [], "6p": [] };
+  }
+  return prices;
+}
+
+/** The landing page's real figures (members, paid out, levels active), at most a minute old; null if unavailable. */
+export async function platformFigures(c: Context<AppEnv>): Promise<PlatformStats | null> {
+  const { db, log } = c.get("deps");
+  try {
+    return await cachedPlatformStats(db);
+  } catch (error) {
+    (log ?? console.error)(`${c.req.path}: platform figures unavailable`, error);
+    return null;
+  }
+}
