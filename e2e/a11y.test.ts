@@ -20,6 +20,7 @@ import {
   waitForDashboardPage,
   type Session,
 } from "./browser";
+import { E2E_SENDER, randomTxId } from "./actions";
 import { startServer, type TestServer } from "./server";
 
 const skip = skipReason();
@@ -135,17 +136,17 @@ async function seedData() {
   const grace = await signUp("Grace Hopper", "grace@a11y.test", adaMe.myReferralId);
 
   const fund = async (token: string, amount: number, tx: string) => {
-    await ok(api.post("/api/user/deposit", { headers: headers(token), data: { address: `TAddr${tx}`, transactionId: tx, amount } }));
+    await ok(api.post("/api/user/deposit", { headers: headers(token), data: { address: E2E_SENDER, transactionId: tx, amount } }));
     const pending = await ok<{ _id: string; transactionId: string }[]>(api.get("/api/admin/deposits?status=pending", { headers: headers(adminToken) }));
     const id = pending.find((d) => d.transactionId === tx)!._id;
     await ok(api.put(`/api/admin/deposits/${id}`, { headers: headers(adminToken), data: { status: "accepted" } }));
   };
-  await fund(ada, 100, "a11y-tx-1");
-  await fund(grace, 20, "a11y-tx-2");
+  await fund(ada, 100, randomTxId());
+  await fund(grace, 20, randomTxId());
   await ok(api.post("/api/user/packages/purchase/3p/1", { headers: headers(ada) }));
   await ok(api.post("/api/user/packages/purchase/3p/1", { headers: headers(grace) }));
   // Left pending, for the admin dashboard.
-  await ok(api.post("/api/user/deposit", { headers: headers(ada), data: { address: "TAddrPending", transactionId: "a11y-tx-3", amount: 5 } }));
+  await ok(api.post("/api/user/deposit", { headers: headers(ada), data: { address: E2E_SENDER, transactionId: randomTxId(), amount: 5 } }));
   await ok(api.post("/api/user/withdraw", { headers: headers(ada), data: { accountType: "USDT TRC20", accountNumber: "TWalletA11y", amount: 10 } }));
   return { ada, adminToken };
 }

@@ -42,10 +42,19 @@ export async function openFromMenu(page: Page, label: string, heading: string | 
   await waitForDashboardPage(page, heading);
 }
 
+/** A valid TRON address (base58check): the wallet every deposit of the browser tests comes from. */
+export const E2E_SENDER = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+
+/** A transaction ID as TRON writes them: 64 hex characters, random. */
+export function randomTxId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Submits a TRC20 deposit through the form; `transactionId` must be a TRC20 one (64 hex). */
 export async function requestDeposit(page: Page, amount: string, transactionId: string) {
   await openFromMenu(page, "Deposit");
   await expectText(page, "Send USDT to this address");
-  await field(page, "Your wallet address").fill(`TSender${transactionId}`);
+  await field(page, "Your wallet address").fill(E2E_SENDER);
   await field(page, "Transaction ID").fill(transactionId);
   await field(page, "Amount (USDT)").fill(amount);
   await page.getByRole("button", { name: "Submit deposit" }).click();

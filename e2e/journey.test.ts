@@ -25,6 +25,7 @@ import {
   openFromMenu,
   register,
   reloadDashboard,
+  randomTxId,
   requestDeposit,
   sidebarLink,
 } from "./actions";
@@ -201,8 +202,8 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
   });
 
   step("A and B each ask for a 50 USDT deposit through the deposit form, which credits nothing yet", async () => {
-    await requestDeposit(a.page, "50", `tx-alice-${run}`);
-    await requestDeposit(b.page, "50", `tx-bruno-${run}`);
+    await requestDeposit(a.page, "50", randomTxId());
+    await requestDeposit(b.page, "50", randomTxId());
     await expectHeaderBalance(a.page, "0.00 $");
     await expectHeaderBalance(b.page, "0.00 $");
   });

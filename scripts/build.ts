@@ -9,6 +9,9 @@
  * - Files of earlier builds stay for an hour: a page opened before a rebuild can still load
  *   its lazy chunks. Older leftovers are removed.
  * - Budgets (gzip) are checked on the static import graph; the build fails when one is over.
+ *
+ * `--quiet` (the start path, `bun start`): prints nothing unless a budget is over; the table of
+ * sizes and budgets is for `bun run build`.
  */
 import { createGenerator } from "@unocss/core";
 import { Glob } from "bun";
@@ -90,6 +93,11 @@ function staticGraph(outputs: Outputs, entry: string): string[] {
   return [...seen];
 }
 
+const quiet = process.argv.includes("--quiet");
+const say = (line: string) => {
+  if (!quiet) console.log(line);
+};
+
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
 const [metafile, cssName] = await Promise.all([buildJs(), buildCss()]);
@@ -123,10 +131,10 @@ for (const file of readdirSync(OUT)) {
   if (!keep.has(file) && Date.now() - statSync(path).mtimeMs > KEEP_OLD_BUILDS_MS) unlinkSync(path);
 }
 
-console.log(`Built in ${Math.round(performance.now() - started)} ms -> ${relative(ROOT, OUT)}/\n`);
-console.log(`${"file".padEnd(34)} ${"raw".padStart(10)} ${"gzip".padStart(10)}`);
+say(`Built in ${Math.round(performance.now() - started)} ms -> ${relative(ROOT, OUT)}/\n`);
+say(`${"file".padEnd(34)} ${"raw".padStart(10)} ${"gzip".padStart(10)}`);
 for (const [file, s] of [...sizes].sort((a, b) => b[1].gzip - a[1].gzip)) {
-  console.log(`${file.padEnd(34)} ${kb(s.raw).padStart(10)} ${kb(s.gzip).padStart(10)}`);
+  say(`${file.padEnd(34)} ${kb(s.raw).padStart(10)} ${kb(s.gzip).padStart(10)}`);
 }
 
 const checks = [
@@ -134,12 +142,12 @@ const checks = [
   { name: "all landing JS (island + static imports)", size: gz(landingGraph), budget: BUDGETS.landingAll },
   { name: "dashboard first load JS (entry + static imports)", size: gz(appGraph), budget: BUDGETS.appFirstLoad },
 ];
-console.log(`\nCSS (all pages): ${kb(sizes.get(cssName)!.gzip)} gzip\nBudgets (gzip):`);
+say(`\nCSS (all pages): ${kb(sizes.get(cssName)!.gzip)} gzip\nBudgets (gzip):`);
 let over = false;
 for (const c of checks) {
   const ok = c.size <= c.budget;
   over ||= !ok;
-  console.log(`  ${ok ? "ok  " : "OVER"} ${c.name.padEnd(52)} ${kb(c.size).padStart(9)} / ${kb(c.budget)}`);
+  if (!ok || !quiet) console.log(`  ${ok ? "ok  " : "OVER"} ${c.name.padEnd(52)} ${kb(c.size).padStart(9)} / ${kb(c.budget)}`);
 }
 if (over) {
   console.error("\nA bundle is over its budget; see above.");

@@ -17,7 +17,10 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     this.proc = Bun.spawn(["bun", "src/server/index.ts"], {
-      env: { ...process.env, ...this.env, PORT: String(this.port) },
+      // WORKERS=1: one process per ServerProcess, so that a SIGKILL takes the whole server down
+      // (with workers it would kill only their supervisor; src/server/cluster.ts). Callers that
+      // want workers pass WORKERS in `env`.
+      env: { ...process.env, WORKERS: "1", ...this.env, PORT: String(this.port) },
       stdout: "ignore",
       stderr: "pipe",
     });

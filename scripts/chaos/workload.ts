@@ -1,6 +1,9 @@
 import { call, type Outcome } from "./client";
 import type { ServerProcess } from "./servers";
 
+/** A valid TRON address (base58check): every deposit of the run comes from it. */
+const CHAOS_SENDER = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+
 /** What the clients were told, per thing the verifier can count in the database. */
 export interface Journal {
   ops: number;
@@ -107,8 +110,9 @@ export async function userLoop(world: World, n: number): Promise<void> {
     }
     const r = world.rand();
     if (r < 0.25) {
-      const transactionId = `chaos-${crypto.randomUUID()}`;
-      const res = await send(world, "POST", "/user/deposit", token, { address: "TChaosWallet", transactionId, amount: 5 + Math.floor(world.rand() * 200) });
+      // A TRC20 transaction ID (64 hex characters) from a valid TRON address.
+      const transactionId = `${crypto.randomUUID()}${crypto.randomUUID()}`.replaceAll("-", "");
+      const res = await send(world, "POST", "/user/deposit", token, { address: CHAOS_SENDER, transactionId, amount: 5 + Math.floor(world.rand() * 200) });
       world.journal.deposits.set(transactionId, res.kind === "lost" ? "lost" : res.status < 300 ? "acked" : "refused");
     } else if (r < 0.55) {
       const program = world.rand() < 0.5 ? "3p" : "6p";

@@ -5,6 +5,9 @@ import { recordAudit } from "./audit";
 import { getLevel, updateLevel } from "./levels";
 import { deleteUser } from "./users";
 import { adminGift, decideDeposit, decideWithdrawal, type Decision } from "./wallet";
+import { recordPayout } from "./chain/requests";
+import { refuse } from "./errors";
+import { MSG } from "../shared/messages";
 
 /**
  * Every admin action, each recorded in the audit trail in the same transaction as the action
@@ -17,19 +20,36 @@ import { adminGift, decideDeposit, decideWithdrawal, type Decision } from "./wal
  * (trimmed by the schema); blank or absent means none. It is kept on the request, which the
  * member reads in their requests, and in the audit record's `after`.
  */
-export async function decideRequest(tx: Tx, adminId: string, kind: "deposit" | "withdrawal", id: string, status: Decision, reason?: string | null) {
+export async function decideRequest(
+  tx: Tx,
+  adminId: string,
+  kind: "deposit" | "withdrawal",
+  id: string,
+  status: Decision,
+  reason?: string | null,
+  /** Accepting a withdrawal: the payout's transaction ID (src/core/chain/requests.ts); blank or absent means none. */
+  payoutTransactionId?: string | null,
+) {
   const words = reason?.trim() || null;
+  const payout = payoutTransactionId?.trim() || null;
+  if (payout !== null && (kind !== "withdrawal" || status !== "accepted")) refuse("validation", MSG.payoutOnAcceptOnly);
   const decided =
     kind === "deposit"
       ? { ...(await decideDeposit(tx, id, status, adminId, words)), fee: null }
       : await decideWithdrawal(tx, id, status, adminId, words);
+  const payoutId = payout === null ? null : await recordPayout(tx, id, payout);
   await recordAudit(tx, {
     adminId,
     action: kind === "deposit" ? "deposit_decision" : "withdrawal_decision",
     targetType: kind,
     targetId: id,
     before: { status: "pending", userId: decided.userId, amount: formatDollars(decided.amount) },
-    after: { status, ...(decided.fee === null ? {} : { fee: formatDollars(decided.fee) }), ...(words === null ? {} : { reason: words }) },
+    after: {
+      status,
+      ...(decided.fee === null ? {} : { fee: formatDollars(decided.fee) }),
+      ...(words === null ? {} : { reason: words }),
+      ...(payoutId === null ? {} : { payoutTransactionId: payoutId }),
+    },
   });
 }
 
@@ -59,7 +79,8 @@ export async function removeUser(tx: Tx, adminId: string, userId: string) {
   });
 }
 
-export async function giftFromSystem(tx: Tx, adminId: string, userId: string, amount: Cents) {
-  await adminGift(tx, userId, amount);
+/** A gift from system funds to a member (never an admin), at most `max` (ADMIN_GIFT_MAX). */
+export async function giftFromSystem(tx: Tx, adminId: string, userId: string, amount: Cents, max: Cents) {
+  await adminGift(tx, userId, amount, max);
   await recordAudit(tx, { adminId, action: "admin_gift", targetType: "user", targetId: userId, before: null, after: { amount: formatDollars(amount) } });
 }

@@ -1,11 +1,15 @@
-import { count, desc, eq } from "drizzle-orm";
+import { count, desc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { adminAudit, users, type AuditAction } from "../db/schema";
 import { AUDIT_PAGE_SIZE } from "../shared/constants";
 import { pageCount } from "./util";
 
+/** Who the audit trail names for the platform's own decisions. */
+export const PLATFORM_ACTOR_NAME = "Platform";
+
 export interface AuditEntry {
-  adminId: string;
+  /** Null when the platform itself decided (a deposit verified on chain). */
+  adminId: string | null;
   action: AuditAction;
   targetType: "deposit" | "withdrawal" | "level" | "user";
   targetId: string;
@@ -29,11 +33,13 @@ export async function listAudit(db: Db, page: number) {
       targetId: adminAudit.targetId,
       before: adminAudit.before,
       after: adminAudit.after,
-      adminName: users.name,
-      adminEmail: users.email,
+      // The platform's own decisions have no admin: they read as "Platform" (a reserved name).
+      adminName: sql<string>`coalesce(${users.name}, ${PLATFORM_ACTOR_NAME})`,
+      adminEmail: sql<string>`coalesce(${users.email}, '')`,
+      actor: sql<"admin" | "platform">`CASE WHEN ${adminAudit.adminId} IS NULL THEN 'platform' ELSE 'admin' END`,
     })
     .from(adminAudit)
-    .innerJoin(users, eq(users.id, adminAudit.adminId))
+    .leftJoin(users, eq(users.id, adminAudit.adminId))
     .orderBy(desc(adminAudit.createdAt), desc(adminAudit.id))
     .limit(AUDIT_PAGE_SIZE)
     .offset((page - 1) * AUDIT_PAGE_SIZE);

@@ -3,6 +3,7 @@ import type { Db, Tx } from "../db/client";
 import { programLevels, type Program } from "../db/schema";
 import { LEVELS_PER_PROGRAM, PROGRAMS } from "../shared/constants";
 import type { Cents } from "../shared/money";
+import { bumpContentVersion } from "./contentVersion";
 import { refuse } from "./errors";
 
 /** Default cost of level n: 5 x 2^(n-1) USDT; unfreeze costs half. */
@@ -32,11 +33,18 @@ export async function getLevel(tx: Tx | Db, program: Program, level: number, opt
   return row ?? refuse("level_not_found");
 }
 
+/**
+ * Changes a level's prices, and then (the lock order: the level's row, then the version's) the
+ * content version in the same transaction: the public pages show the new prices at once in this
+ * process and within seconds in every other (src/core/contentVersion.ts).
+ */
 export async function updateLevel(tx: Tx, program: Program, level: number, prices: { cost: Cents; unfreezeCost: Cents }) {
   const [row] = await tx
     .update(programLevels)
     .set(prices)
     .where(and(eq(programLevels.program, program), eq(programLevels.level, level)))
     .returning({ level: programLevels.level, cost: programLevels.cost, unfreezeCost: programLevels.unfreezeCost });
-  return row ?? refuse("level_not_found");
+  if (!row) return refuse("level_not_found");
+  await bumpContentVersion(tx);
+  return row;
 }

@@ -98,21 +98,62 @@ export interface TokenUser {
   twoFactor: boolean;
 }
 
-/** The user a token speaks for, when the token is not revoked and the user not deleted. */
-export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
-  const [row] = await db
-    .select({
-      id: users.id,
-      role: users.role,
-      revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${claims.jti})`,
-      generation: sql<string | null>`(SELECT value FROM settings WHERE key = 'session_generation:' || ${users.id})`,
-      twoFactor: sql<boolean>`EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${users.id} AND secret IS NOT NULL)`,
-    })
-    .from(users)
-    .where(and(eq(users.id, claims.sub), sql`${users.deletedAt} IS NULL`));
+/** What the database says about a token's user, read in the same statement as the user (see `tokenVerdict`). */
+export interface TokenRow {
+  id: string;
+  role: Role;
+  /** Whether the token's jti is in revoked_tokens. */
+  revoked: boolean;
+  /** The user's current session generation; null while none was started. */
+  generation: string | null;
+  twoFactor: boolean;
+}
+
+/** The columns of a TokenRow, for a select from `users` that has the token's jti as the placeholder `jti`. */
+export const tokenColumns = () => ({
+  id: users.id,
+  role: users.role,
+  revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder("jti")})`,
+  generation: sql<string | null>`(SELECT value FROM settings WHERE key = 'session_generation:' || ${users.id})`,
+  twoFactor: sql<boolean>`EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${users.id} AND secret IS NOT NULL)`,
+});
+
+/**
+ * The rule of a token, given what the database holds about its user (null: no such user, or
+ * deleted): good when not revoked and of the user's current session generation.
+ */
+export function tokenVerdict(row: TokenRow | undefined, claims: TokenClaims): TokenUser | null {
   if (!row || row.revoked) return null;
   if (row.generation !== null && row.generation !== claims.gen) return null;
   return { id: row.id, role: row.role, twoFactor: Boolean(row.twoFactor) };
+}
+
+/**
+ * Statements run on every authenticated request, prepared once per database handle: drizzle
+ * sends an unprepared query as parse-and-describe first, then bind-and-execute (two round
+ * trips on postgres.js); a prepared one is one round trip after its first use on a connection.
+ */
+export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
+  const made = new WeakMap<Db, T>();
+  return (db) => {
+    let statement = made.get(db);
+    if (!statement) made.set(db, (statement = build(db)));
+    return statement;
+  };
+}
+
+const tokenUserStatement = preparedPer((db) =>
+  db
+    .select(tokenColumns())
+    .from(users)
+    .where(and(eq(users.id, sql.placeholder("sub")), isNull(users.deletedAt)))
+    .prepare("token_user"),
+);
+
+/** The user a token speaks for, when the token is not revoked and the user not deleted. One round trip. */
+export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
+  const [row] = await tokenUserStatement(db).execute({ sub: claims.sub, jti: claims.jti });
+  return tokenVerdict(row, claims);
 }
 
 export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {

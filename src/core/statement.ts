@@ -2,7 +2,7 @@ import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
 import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
 import type { StatementKind } from "../shared/contract";
-import { STATEMENT_PAGE_SIZE } from "../shared/constants";
+import { PLATFORM_NAME, STATEMENT_PAGE_SIZE } from "../shared/constants";
 import { refuse } from "./errors";
 import { EXTERNAL, SYSTEM } from "./ledger";
 import { pageCount } from "./util";
@@ -123,6 +123,8 @@ export interface StatementRow {
   kind: StatementKind;
   amount: bigint;
   counterparty: { name: string } | null;
+  /** An admin gift: money from the platform's own funds, not from a member (counterparty PLATFORM_NAME). */
+  fromPlatform: boolean;
   balanceAfter: bigint;
   program: Program | null;
   level: number | null;
@@ -221,18 +223,32 @@ async function statementRows(db: Db, userId: string, filter: StatementFilter, at
   );
   return rows.map((r): StatementRow => {
     const amount = BigInt(r.amount);
+    const fromPlatform = r.kind === "admin_gift";
     return {
       id: r.id,
       createdAt: new Date(r.created_at),
       kind: statementKind(r.kind, r.incoming, r.passed_up),
       amount: r.incoming ? amount : -amount,
-      counterparty: r.other === EXTERNAL ? null : r.other === SYSTEM ? { name: "System" } : { name: r.other_name ?? "" },
+      counterparty: counterpartyOf(r, fromPlatform),
+      fromPlatform,
       balanceAfter: BigInt(r.balance_after),
       program: r.program,
       level: r.level === null ? null : Number(r.level),
       requestId: r.request_id,
     };
   });
+}
+
+/**
+ * Who is on the other side: nobody for the outside world (deposits, withdrawals paid out), the
+ * platform for an admin gift (the operator's own funds, not a member), `System` for what the
+ * operator's account takes (fees, payments nobody above could take), else the member.
+ */
+function counterpartyOf(r: LedgerRow, fromPlatform: boolean): { name: string } | null {
+  if (r.other === EXTERNAL) return null;
+  if (fromPlatform) return { name: PLATFORM_NAME };
+  if (r.other === SYSTEM) return { name: "System" };
+  return { name: r.other_name ?? "" };
 }
 
 /** A page of the user's statement, newest first, filtered (money in cents, signed from the user's side). */

@@ -1,11 +1,12 @@
 import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
-import { accounts, programLevels, teamCounts, userLevels, users } from "../db/schema";
-import { type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS, SEARCH_PER_MINUTE } from "../shared/constants";
+import { accounts, teamCounts, users } from "../db/schema";
+import { LEVELS_PER_PROGRAM, type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS, SEARCH_PER_MINUTE } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
+import { preparedPer, tokenColumns, tokenVerdict, type TokenClaims, type TokenUser } from "./sessions";
 import { takeHit } from "./throttle";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
@@ -139,50 +140,97 @@ interface LevelState {
   boxes: string[];
 }
 
-/** The signed-in user as GET /api/auth answers it (money still in cents). */
-export async function currentUser(db: Db, id: string) {
+/** A level the member holds, as the member statement lists it: [program, level, status, cycles, slots]. */
+type HeldLevel = [ProgramId, number, LevelStatus, number, string[]];
+
+/** json columns arrive parsed from postgres.js and PGlite alike; text only from a driver that leaves them. */
+const fromJson = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
+
+/**
+ * Everything GET /api/auth answers, and what the token check needs, in one statement (one
+ * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
+ * they hold (their user_levels rows, one json array, read through the primary key), and the
+ * token's revocation, the session generation and the second factor. Placeholders: `id`, `jti`.
+ */
+const memberStatement = preparedPer((db) => {
   const referrer = alias(users, "referrer");
-  const [row] = await db
+  return db
     .select({
-      id: users.id,
+      ...tokenColumns(),
       name: users.name,
       email: users.email,
-      role: users.role,
       myReferralId: users.referralId,
       referredBy: referrer.referralId,
       createdAt: users.createdAt,
       balance: accounts.balance,
       held: accounts.held,
-      totalPartners: teamCounts.total,
-      directPartners: teamCounts.direct,
+      totalPartners: sql<number>`coalesce(${teamCounts.total}, 0)`.mapWith(Number),
+      directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`.mapWith(Number),
+      levels: sql<HeldLevel[] | null>`(
+        SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots))
+        FROM user_levels ul WHERE ul.user_id = ${users.id}
+      )`.mapWith((value) => fromJson<HeldLevel[] | null>(value)),
     })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.id))
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .leftJoin(referrer, eq(referrer.id, users.referrerId))
-    .where(and(eq(users.id, id), isNull(users.deletedAt)));
-  if (!row) return refuse("bad_token");
+    .where(and(eq(users.id, sql.placeholder("id")), isNull(users.deletedAt)))
+    .prepare("current_member");
+});
 
-  const levels = await db
-    .select({
-      program: programLevels.program,
-      level: programLevels.level,
-      status: userLevels.status,
-      cycles: userLevels.cycles,
-      slots: userLevels.slots,
-    })
-    .from(programLevels)
-    .leftJoin(
-      userLevels,
-      and(eq(userLevels.program, programLevels.program), eq(userLevels.level, programLevels.level), eq(userLevels.userId, id)),
-    )
-    .orderBy(asc(programLevels.program), asc(programLevels.level));
+type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>["execute"]>>[number];
 
-  const packages = Object.fromEntries(PROGRAMS.map((p) => [p, { levels: [] as LevelState[] }])) as Record<ProgramId, { levels: LevelState[] }>;
-  for (const l of levels) {
-    packages[l.program].levels.push({ level: l.level, status: l.status ?? "locked", cycles: l.cycles ?? 0, boxes: l.slots ?? [] });
-  }
-  return { ...row, totalPartners: row.totalPartners ?? 0, directPartners: row.directPartners ?? 0, packages };
+/**
+ * The member as GET /api/auth answers it (money still in cents). Every level of both programs,
+ * in order, locked where the member holds nothing: the levels are the closed set of the
+ * constants (the rows of program_levels, which the seed writes and nothing adds to or removes).
+ */
+function memberOf(row: MemberRow) {
+  const held = new Map((row.levels ?? []).map((l) => [`${l[0]}/${l[1]}`, l]));
+  const packages = Object.fromEntries(
+    PROGRAMS.map((program) => [
+      program,
+      {
+        levels: Array.from({ length: LEVELS_PER_PROGRAM }, (_, i): LevelState => {
+          const mine = held.get(`${program}/${i + 1}`);
+          return { level: i + 1, status: mine?.[2] ?? "locked", cycles: mine?.[3] ?? 0, boxes: mine?.[4] ?? [] };
+        }),
+      },
+    ]),
+  ) as Record<ProgramId, { levels: LevelState[] }>;
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    role: row.role,
+    myReferralId: row.myReferralId,
+    referredBy: row.referredBy,
+    createdAt: row.createdAt,
+    balance: row.balance,
+    held: row.held,
+    totalPartners: row.totalPartners,
+    directPartners: row.directPartners,
+    packages,
+  };
+}
+
+export type CurrentUser = ReturnType<typeof memberOf>;
+
+/** The signed-in user as GET /api/auth answers it (money still in cents). One round trip. */
+export async function currentUser(db: Db, id: string): Promise<CurrentUser> {
+  const [row] = await memberStatement(db).execute({ id, jti: "" });
+  return row ? memberOf(row) : refuse("bad_token");
+}
+
+/**
+ * GET /api/auth in one round trip: the user `claims` speak for (null when the token is revoked,
+ * of an older session generation, or its user is gone; `tokenVerdict`), and that member.
+ */
+export async function memberForToken(db: Db, claims: TokenClaims): Promise<{ user: TokenUser; member: CurrentUser } | null> {
+  const [row] = await memberStatement(db).execute({ id: claims.sub, jti: claims.jti });
+  const user = tokenVerdict(row, claims);
+  return user && row ? { user, member: memberOf(row) } : null;
 }
 
 /**

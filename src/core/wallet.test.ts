@@ -6,6 +6,7 @@ import { accountOf, adminIdOf, credit, joinUnder, movesOf, refusalOf, run } from
 import { useDatabase } from "../testing/useHarness";
 import { EXTERNAL, SYSTEM } from "./ledger";
 import { adminGift, decideDeposit, decideWithdrawal, requestDeposit, requestWithdrawal, sendGift } from "./wallet";
+import { randomTxId, TRON_SENDER } from "../testing/chainIds";
 
 // docs/rules.md#deposits, #withdrawals, #withdrawal-fee and #gifts, called directly. The ledger
 // invariants (holds match pending withdrawals included) are checked after each test.
@@ -21,7 +22,7 @@ const emailOf = async (id: string) => (await database.db.select({ email: users.e
 test("a deposit request credits nothing until an admin accepts it, and is decided exactly once", async () => {
   const { db } = database;
   const user = await joinUnder(db, null);
-  const { id } = await run(db, (tx) => requestDeposit(tx, user, { address: "TWallet", transactionId: "core-tx-1", amount: 1_250n }));
+  const { id } = await run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: randomTxId(), amount: 1_250n }));
   expect(await accountOf(db, user)).toEqual({ balance: 0n, held: 0n });
 
   expect(await run(db, (tx) => decideDeposit(tx, id, "accepted", admin))).toEqual({ userId: user, amount: 1_250n });
@@ -37,16 +38,27 @@ test("a deposit request credits nothing until an admin accepts it, and is decide
   expect(row).toMatchObject({ status: "accepted", decidedBy: admin });
 });
 
-test("a declined deposit moves nothing, and frees its transaction ID; a live one is refused whatever its case", async () => {
+test("a declined deposit moves nothing, and frees its transaction ID; a live one is refused whatever its spelling", async () => {
   const { db } = database;
   const user = await joinUnder(db, null);
-  const first = await run(db, (tx) => requestDeposit(tx, user, { address: "TW", transactionId: "core-TX-2", amount: 500n }));
-  expect(await refusalOf(run(db, (tx) => requestDeposit(tx, user, { address: "TW", transactionId: "CORE-tx-2", amount: 500n })))).toBe(
+  const txId = randomTxId();
+  const mixed = `${txId.slice(0, 32).toUpperCase()}${txId.slice(32)}`;
+  const first = await run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: mixed, amount: 500n }));
+  expect(await refusalOf(run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: txId.toUpperCase(), amount: 500n })))).toBe(
     "duplicate_transaction",
+  );
+  // Fullwidth letters fold into the same ID (NFKC): the same transaction.
+  const fullwidth = txId.replace(/[a-f]/, (ch) => String.fromCharCode(ch.charCodeAt(0) + 0xfee0));
+  expect(await refusalOf(run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: fullwidth, amount: 500n })))).toBe(
+    "duplicate_transaction",
+  );
+  // The same ID on the other network is another transaction; the core refuses what the route would.
+  expect(await refusalOf(run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: `0x${txId}`, amount: 500n })))).toBe(
+    "validation",
   );
   await run(db, (tx) => decideDeposit(tx, first.id, "declined", admin));
   expect(await movesOf(db, user)).toEqual([]);
-  const again = await run(db, (tx) => requestDeposit(tx, user, { address: "TW", transactionId: "core-tx-2", amount: 500n }));
+  const again = await run(db, (tx) => requestDeposit(tx, user, { address: TRON_SENDER, transactionId: txId, amount: 500n }));
   await run(db, (tx) => decideDeposit(tx, again.id, "accepted", admin));
   expect(await accountOf(db, user)).toEqual({ balance: 500n, held: 0n });
 });

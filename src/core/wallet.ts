@@ -1,32 +1,54 @@
-import { and, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
-import type { Decision } from "../shared/constants";
-import type { WithdrawalMethod } from "../shared/constants";
+import { ADMIN_GIFT_MAX_DEFAULT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
 import { withdrawalFee, type Cents } from "../shared/money";
+import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
+import { depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
 
 export type { Decision } from "../shared/constants";
 
+/**
+ * How many requests of `requests` the user has pending. Called with the user's account row
+ * locked, which every new request of the user takes first: under that lock the count cannot
+ * change except by this transaction, so two requests racing at the limit cannot both pass it
+ * (docs/rules.md#limits). A decision may lower it meanwhile; that only ever errs on the safe side.
+ */
+async function pendingOf(tx: Tx, requests: typeof deposits | typeof withdrawals, userId: string): Promise<number> {
+  const table = requests as typeof deposits;
+  const [row] = await tx
+    .select({ n: count() })
+    .from(table)
+    .where(and(eq(table.userId, userId), eq(table.status, "pending")));
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * A pending deposit request. Refused beyond MAX_PENDING_DEPOSITS pending at once: the member's
+ * account row is locked first (nothing moves yet, the lock only queues the member's own requests),
+ * then the pending ones are counted.
+ */
 export async function requestDeposit(
   tx: Tx,
   userId: string,
-  input: { address: string; transactionId: string; amount: Cents },
+  input: DepositInput,
+  options: { checkOnChain?: boolean } = {},
 ): Promise<{ id: string }> {
-  const [clash] = await tx
-    .select({ id: deposits.id })
-    .from(deposits)
-    .where(and(eq(sql`lower(${deposits.transactionId})`, input.transactionId.toLowerCase()), sql`${deposits.status} <> 'declined'`));
-  if (clash) return refuse("duplicate_transaction");
+  // The transaction ID in canonical form, the address checked (src/core/chain/requests.ts).
+  const row = depositRow(input, options.checkOnChain ?? false);
+  await lockAccounts(tx, [userId]);
+  if ((await pendingOf(tx, deposits, userId)) >= MAX_PENDING_DEPOSITS) return refuse("too_many_pending_deposits");
+  if (await liveDepositClash(tx, row)) return refuse("duplicate_transaction");
   const id = newId();
   try {
     // A savepoint, so that losing a race on the unique index leaves the transaction usable.
-    await tx.transaction((sp) => sp.insert(deposits).values({ id, userId, ...input }));
+    await tx.transaction((sp) => sp.insert(deposits).values({ id, userId, ...row }));
   } catch (error) {
-    if (isUniqueViolation(error, "deposits_live_txid_uq")) return refuse("duplicate_transaction");
+    if (isUniqueViolation(error, LIVE_TX_INDEX)) return refuse("duplicate_transaction");
     throw error;
   }
   return { id };
@@ -38,7 +60,9 @@ export async function requestWithdrawal(
   input: { accountType: WithdrawalMethod; accountNumber: string; amount: Cents },
 ): Promise<{ id: string }> {
   await lockSender(tx, userId);
+  // The hold's conditional update locks the account row: the pending count below is taken under it.
   await hold(tx, userId, input.amount, "exceeds_available");
+  if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input });
   return { id };
@@ -89,7 +113,7 @@ export async function decideWithdrawal(
 
 async function lockActiveUser(tx: Tx, where: SQL | undefined) {
   const [row] = await tx
-    .select({ id: users.id })
+    .select({ id: users.id, role: users.role })
     .from(users)
     .where(and(where, isNull(users.deletedAt)))
     .for("share");
@@ -112,24 +136,41 @@ export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail
   await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift" });
 }
 
-export async function adminGift(tx: Tx, recipientId: string, amount: Cents): Promise<void> {
+/**
+ * A gift from system funds: to a member (never an admin account), at most `max` (the server
+ * passes ADMIN_GIFT_MAX; its default otherwise).
+ */
+export async function adminGift(tx: Tx, recipientId: string, amount: Cents, max: Cents = ADMIN_GIFT_MAX_DEFAULT): Promise<void> {
+  if (amount > max) return refuse("admin_gift_too_large", MSG.adminGiftTooLarge(max));
   const recipient = await lockActiveUser(tx, eq(users.id, recipientId));
   if (!recipient) return refuse("user_not_found");
+  if (recipient.role === "admin") return refuse("gift_to_admin");
   await transfer(tx, { from: SYSTEM, to: recipientId, amount, kind: "admin_gift" });
 }
 
 export interface HistoryQuery {
   status?: RequestStatus;
   search?: string;
+  /** 1-based page of `limit` requests. */
+  page: number;
+  limit: number;
 }
 
 /**
- * Requests newest first, optionally filtered by status and by text in the user's email or the
- * request. All of them: a cut-off would hide the oldest pending requests, the ones waiting longest.
+ * Deposit requests newest first, optionally filtered by status and by text in the user's email
+ * or name or the request, a page of `limit` at a time, with the number that match in all (the
+ * admin pages through them: nothing is cut off, the oldest pending ones included).
  */
 export async function listDeposits(db: Db, q: HistoryQuery) {
   const pattern = q.search ? likeContains(q.search) : undefined;
-  return db
+  const where = and(
+    q.status ? eq(deposits.status, q.status) : undefined,
+    pattern
+      ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(deposits.transactionId, pattern), ilike(deposits.address, pattern))
+      : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(deposits).innerJoin(users, eq(users.id, deposits.userId)).where(where);
+  const rows = await db
     .select({
       id: deposits.id,
       userEmail: users.email,
@@ -141,23 +182,25 @@ export async function listDeposits(db: Db, q: HistoryQuery) {
       createdAt: deposits.createdAt,
       decidedAt: deposits.decidedAt,
       reason: deposits.reason,
+      ...depositChainColumns,
     })
     .from(deposits)
     .innerJoin(users, eq(users.id, deposits.userId))
-    .where(
-      and(
-        q.status ? eq(deposits.status, q.status) : undefined,
-        pattern
-          ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(deposits.transactionId, pattern), ilike(deposits.address, pattern))
-          : undefined,
-      ),
-    )
-    .orderBy(desc(deposits.createdAt), desc(deposits.id));
+    .where(where)
+    .orderBy(desc(deposits.createdAt), desc(deposits.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return { rows, total: Number(total?.n ?? 0) };
 }
 
 export async function listWithdrawals(db: Db, q: HistoryQuery) {
   const pattern = q.search ? likeContains(q.search) : undefined;
-  return db
+  const where = and(
+    q.status ? eq(withdrawals.status, q.status) : undefined,
+    pattern ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(withdrawals.accountNumber, pattern)) : undefined,
+  );
+  const [total] = await db.select({ n: count() }).from(withdrawals).innerJoin(users, eq(users.id, withdrawals.userId)).where(where);
+  const rows = await db
     .select({
       id: withdrawals.id,
       userEmail: users.email,
@@ -170,14 +213,13 @@ export async function listWithdrawals(db: Db, q: HistoryQuery) {
       createdAt: withdrawals.createdAt,
       decidedAt: withdrawals.decidedAt,
       reason: withdrawals.reason,
+      payoutTransactionId: payoutTransactionIdColumn,
     })
     .from(withdrawals)
     .innerJoin(users, eq(users.id, withdrawals.userId))
-    .where(
-      and(
-        q.status ? eq(withdrawals.status, q.status) : undefined,
-        pattern ? or(ilike(users.email, pattern), ilike(users.name, pattern), ilike(withdrawals.accountNumber, pattern)) : undefined,
-      ),
-    )
-    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id));
+    .where(where)
+    .orderBy(desc(withdrawals.createdAt), desc(withdrawals.id))
+    .limit(q.limit)
+    .offset((q.page - 1) * q.limit);
+  return { rows, total: Number(total?.n ?? 0) };
 }

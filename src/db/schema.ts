@@ -15,6 +15,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { AUDIT_ACTIONS, type AuditAction, MISSED_REASONS, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
+import { type ChainEvidence, NETWORKS } from "../shared/chain";
 
 // The closed sets (programs, statuses, roles, methods) come from src/shared/constants.ts. Their
 // columns are plain text: the sets type the code, the database does not check them.
@@ -119,20 +120,40 @@ export const deposits = pgTable(
     userId: text("user_id").notNull().references(() => users.id),
     amount: cents("amount").notNull(),
     address: text("address").notNull(),
+    /**
+     * The transaction ID as the network writes it (TRC20: 64 hex; BEP20: 0x + 64 hex). Rows from
+     * before on-chain verification keep the text that was typed, whatever it was.
+     */
     transactionId: text("transaction_id").notNull(),
     status: text("status", { enum: REQUEST_STATUSES }).notNull().default("pending"),
     createdAt: createdAt(),
     decidedAt: timestamp("decided_at", { withTimezone: true, mode: "date" }),
+    /** The admin's id, or 'platform' for a deposit verified and accepted on chain. */
     decidedBy: text("decided_by"),
     /** The admin's words to the member about a decision (a decline above all); null when none. */
     reason: text("reason"),
+    /** TRC20 or BEP20 (src/shared/chain.ts); rows from before networks are TRC20. */
+    network: text("network", { enum: NETWORKS }).notNull().default("TRC20"),
+    /**
+     * The transaction ID in its canonical form (NFKC, trimmed, lower case, no 0x): 64 hex. Null
+     * only for old rows whose typed text was no valid ID, or repeated a live request's.
+     */
+    txHash: text("tx_hash"),
+    /** What the last look at the chain found (src/core/chain/verify.ts); null when never checked. */
+    chainEvidence: jsonb("chain_evidence").$type<ChainEvidence>(),
+    /** When the chain watcher should look (again); null: nothing to do (manual, or settled). */
+    nextCheckAt: timestamp("next_check_at", { withTimezone: true, mode: "date" }),
+    /** Times the watcher took this request for a check; also the fence of a check in flight. */
+    checkAttempts: integer("check_attempts").notNull().default(0),
   },
   (t) => [
     check("deposits_amount_positive", sql`${t.amount} > 0`),
     index("deposits_user_idx").on(t.userId, t.createdAt),
-    // A transaction ID counts once among the requests that are pending or accepted.
-    // Chain transaction hashes are hex, so "ABC" and "abc" are the same transaction.
-    uniqueIndex("deposits_live_txid_uq").on(sql`lower(${t.transactionId})`).where(sql`${t.status} <> 'declined'`),
+    // A transaction counts once per network among the requests that are pending or accepted,
+    // whatever its spelling: the canonical form is the key. A declined request frees it.
+    uniqueIndex("deposits_live_tx_uq").on(t.network, t.txHash).where(sql`${t.status} <> 'declined'`),
+    // The chain watcher's queue: pending requests due for a look, soonest first.
+    index("deposits_check_due_idx").on(t.nextCheckAt).where(sql`${t.status} = 'pending' AND ${t.nextCheckAt} IS NOT NULL`),
     index("deposits_status_created_idx").on(t.status, t.createdAt),
     index("deposits_created_idx").on(t.createdAt),
   ],
@@ -153,6 +174,8 @@ export const withdrawals = pgTable(
     decidedBy: text("decided_by"),
     /** The admin's words to the member about a decision (a decline above all); null when none. */
     reason: text("reason"),
+    /** The payout's transaction ID (canonical: 64 hex, no 0x), when the admin recorded it on accepting. */
+    payoutTxHash: text("payout_tx_hash"),
   },
   (t) => [
     check("withdrawals_amount_positive", sql`${t.amount} > 0`),
@@ -350,12 +373,13 @@ export const idempotencyKeys = pgTable(
 
 export type { AuditAction };
 
-/** What each admin did, when, to what, with the values before and after. Never updated. */
+/** What each admin (or the platform itself) did, when, to what, with the values before and after. Never updated. */
 export const adminAudit = pgTable(
   "admin_audit",
   {
     id: bigserial("id", { mode: "bigint" }).primaryKey(),
-    adminId: text("admin_id").notNull().references(() => users.id),
+    /** The admin who acted; null when the platform itself did (a deposit verified on chain). */
+    adminId: text("admin_id").references(() => users.id),
     action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     targetType: text("target_type").notNull(),
     targetId: text("target_id").notNull(),

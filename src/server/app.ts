@@ -11,6 +11,7 @@ import { programRoutes } from "./routes/programs";
 import { siteRoutes } from "./routes/site";
 import { packageRoutes } from "./routes/packages";
 import { statementRoutes } from "./routes/statement";
+import { TOTAL_COUNT_HEADER } from "../shared/constants";
 import { userRoutes } from "./routes/user";
 
 export interface AppOptions {
@@ -59,6 +60,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       cors({
         origin: deps.config.corsOrigins,
         allowHeaders: ["Content-Type", "x-auth-token", "Idempotency-Key"],
+        exposeHeaders: [TOTAL_COUNT_HEADER],
         allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
         maxAge: 600,
       }),

@@ -2,6 +2,10 @@ import { describe, expect, test } from "bun:test";
 import { expiredToken, forgedToken, testDeps, type Harness } from "../testing/harness";
 import { useMoneyHarness } from "../testing/useHarness";
 import { createApp } from "./app";
+import { randomTxId, TRON_SENDER } from "../testing/chainIds";
+
+/** One transaction ID for the user and then the admin: the admin's is refused as a duplicate. */
+const AUTHZ_DUP = randomTxId();
 
 /**
  * The authorization table: every route against every kind of caller. A caller that may not act
@@ -78,7 +82,7 @@ useMoneyHarness(async (made) => {
   tokens.forged = () => forgedToken(member.id);
   tokens.revoked = async () => revoked;
 
-  const deposit = await h.call("POST", "/api/user/deposit", { token: other.token, body: { address: "TW", transactionId: "authz-1", amount: 5 } });
+  const deposit = await h.call("POST", "/api/user/deposit", { token: other.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount: 5 } });
   expect(deposit.status).toBe(201);
   const [pending] = (await h.call("GET", "/api/admin/deposits?status=pending", { token: h.adminToken })).body;
 
@@ -99,7 +103,7 @@ useMoneyHarness(async (made) => {
     { method: "POST", pattern: "/api/auth/2fa/enable", access: "user", body: { code: "not-a-code" }, user: 400, admin: 400 },
     { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: { code: "not-a-code" }, user: 409, admin: 409 },
     { method: "GET", pattern: "/api/user/details/:referralId", path: `/api/user/details/${h.adminReferralId}`, access: "user", user: 200, admin: 200 },
-    { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: "TW", transactionId: "authz-dup", amount: 5 }, user: 201, admin: 400 },
+    { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: TRON_SENDER, transactionId: AUTHZ_DUP, amount: 5 }, user: 201, admin: 400 },
     { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 5 }, user: 400, admin: 400 },
     { method: "GET", pattern: "/api/user/search", path: "/api/user/search?search=other", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/gift", access: "user", body: { amount: 1, recipientEmail: "other@test.local" }, user: 400, admin: 400 },
@@ -117,8 +121,8 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/user/earnings", path: "/api/user/earnings?days=7", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/newsletter", access: "public", body: { email: "reader@test.local" }, user: 201, admin: 201 },
     { method: "PATCH", pattern: "/api/programs/:program/levels/:level", path: "/api/programs/6p/levels/12", access: "admin", body: { cost: 10240, unfreezeCost: 5120 }, admin: 200 },
-    { method: "GET", pattern: "/api/admin/deposits", access: "admin", admin: 200 },
-    { method: "GET", pattern: "/api/admin/withdrawals", path: "/api/admin/withdrawals?status=pending", access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/deposits", path: "/api/admin/deposits?page=1&limit=100", access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/withdrawals", path: "/api/admin/withdrawals?status=pending&page=2", access: "admin", admin: 200 },
     { method: "PUT", pattern: "/api/admin/deposits/:id", path: `/api/admin/deposits/${pending._id}`, access: "admin", body: { status: "declined" }, admin: 200 },
     { method: "PUT", pattern: "/api/admin/withdrawals/:id", path: "/api/admin/withdrawals/no-such-request", access: "admin", body: { status: "accepted" }, admin: 404 },
     { method: "GET", pattern: "/api/admin/users", path: "/api/admin/users?page=1&limit=10", access: "admin", admin: 200 },

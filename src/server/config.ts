@@ -1,4 +1,8 @@
 import { availableParallelism } from "node:os";
+import type { ChainSettings } from "../core/chain/config";
+import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
+import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT } from "../shared/constants";
+import { type Cents, formatAmount, readDollars } from "../shared/money";
 
 /** Everything the server reads from the environment, in one place. */
 export interface Config {
@@ -22,9 +26,13 @@ export interface Config {
   signupLimit: number;
   /** ADMIN_REQUIRE_2FA=1: an admin without two-factor reaches only the 2FA set-up routes. */
   adminRequire2fa: boolean;
+  /** ADMIN_GIFT_MAX (dollars): the largest single admin gift, in cents. */
+  adminGiftMax: Cents;
   /** Password hashes and checks running at once, and waiting beyond those, before `busy`. */
   hashConcurrency: number;
   hashQueue: number;
+  /** Deposits verified on chain, per network (./chainConfig.ts). */
+  chain: ChainSettings;
 }
 
 export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
@@ -34,11 +42,13 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["JWT_SECRET", "secret that signs tokens; unset: generated at first start and kept in the database", "(generated)"],
   ["ADMIN_EMAIL", "e-mail of the admin created at first start", "admin@localhost"],
   ["ADMIN_PASSWORD", "password of that admin; unset: random, printed once in the log", "(random)"],
-  ["DEPOSIT_WALLET_ADDRESS", "wallet address shown on the deposit page", "(demo address)"],
+  ["DEPOSIT_WALLET_ADDRESS", "TRC20 address shown on the deposit page when TRC20_DEPOSIT_ADDRESS is unset", "(demo address)"],
   ["CORS_ORIGINS", "comma-separated origins allowed to call /api from other sites", "(same origin only)"],
   ["TRUST_PROXY", "1: the caller's address is the first X-Forwarded-For hop (set it only behind a proxy that sets that header)", "0 (the socket's address)"],
   ["SIGNUP_LIMIT", "sign-ups per source address per hour; 0 turns the limit off", "20"],
   ["ADMIN_REQUIRE_2FA", "1: admins must turn on two-factor authentication before anything else", "0"],
+  ["ADMIN_GIFT_MAX", "largest single gift an admin may send from system funds, in USDT (0.01 to 1,000,000)", formatAmount(ADMIN_GIFT_MAX_DEFAULT)],
+  ...CHAIN_CONFIG_HELP,
 ];
 
 /** `--reset-admin-password`: prints a new admin password (or sets ADMIN_PASSWORD) and signs the admin out everywhere. */
@@ -53,9 +63,20 @@ function wholeNumber(name: string, value: string | undefined, fallback: number):
   return n;
 }
 
-export const DEMO_WALLET_ADDRESS = "TQ5dEmoWa11etAddre55NotForRea1Funds";
+/** A dollar amount from 0.01 to MAX_AMOUNT, as cents. */
+function dollars(name: string, value: string | undefined, fallback: Cents): Cents {
+  if (value === undefined || value.trim() === "") return fallback;
+  const read = readDollars(value.trim());
+  if ("problem" in read || read.cents < 1n || read.cents > MAX_AMOUNT) {
+    throw new Error(`${name} must be an amount in USDT from 0.01 to ${formatAmount(MAX_AMOUNT)}, got ${value}`);
+  }
+  return read.cents;
+}
+
+export { DEMO_WALLET_ADDRESS } from "./chainConfig";
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const chain = loadChainConfig(env);
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
   return {
@@ -65,7 +86,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jwtSecret: env.JWT_SECRET || undefined,
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
-    depositWalletAddress: env.DEPOSIT_WALLET_ADDRESS || DEMO_WALLET_ADDRESS,
+    // The TRC20 deposit address: TRC20_DEPOSIT_ADDRESS, else DEPOSIT_WALLET_ADDRESS, else the demo one.
+    depositWalletAddress: chain.networks.TRC20.depositAddress,
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((s) => s.trim())
@@ -74,9 +96,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: flag(env.TRUST_PROXY),
     signupLimit: wholeNumber("SIGNUP_LIMIT", env.SIGNUP_LIMIT, 20),
     adminRequire2fa: flag(env.ADMIN_REQUIRE_2FA),
+    adminGiftMax: dollars("ADMIN_GIFT_MAX", env.ADMIN_GIFT_MAX, ADMIN_GIFT_MAX_DEFAULT),
     // argon2 is CPU and memory bound: two at a time per core keeps the cores busy, a bounded
     // queue behind them keeps a burst from making every sign-in wait.
     hashConcurrency: 2 * availableParallelism(),
     hashQueue: 32 * 2 * availableParallelism(),
+    chain,
   };
 }

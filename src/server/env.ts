@@ -9,6 +9,8 @@ export interface Deps {
   hasher: PasswordHasher;
   jwtSecret: string;
   log?: (message: string, error?: unknown) => void;
+  /** The background job of deposits verified on chain (./chainWatcher.ts), poked by a new deposit. */
+  chainWatcher?: { poke(): void };
 }
 
 export interface AppEnv {

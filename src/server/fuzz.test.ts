@@ -4,6 +4,7 @@ import { issueToken } from "./tokens";
 import { expiredToken, forgedToken, TEST_JWT_SECRET, type Harness } from "../testing/harness";
 import { useMoneyHarness } from "../testing/useHarness";
 import { ERROR_CODES, ERRORS, type ErrorCode } from "../shared/errors";
+import { randomTxId, TRON_SENDER } from "../testing/chainIds";
 
 /**
  * Generated requests, valid and malformed, against every endpoint, from every kind of caller.
@@ -25,7 +26,7 @@ useMoneyHarness(async (made) => {
   await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
   await h.fund(alice.token, 500);
   await h.fund(bob.token, 80);
-  await h.call("POST", "/api/user/deposit", { token: bob.token, body: { address: "TW", transactionId: "fuzz-pending", amount: 3 } });
+  await h.call("POST", "/api/user/deposit", { token: bob.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount: 3 } });
   await h.call("POST", "/api/user/withdraw", { token: alice.token, body: { accountType: "USDT BEP20", accountNumber: "TW", amount: 20 } });
   const deposits = (await h.call("GET", "/api/admin/deposits", { token: h.adminToken })).body as { _id: string }[];
   const withdrawals = (await h.call("GET", "/api/admin/withdrawals", { token: h.adminToken })).body as { _id: string }[];
@@ -102,7 +103,9 @@ const routes: { method: string; path: (seg: string[]) => string }[] = [
   { method: "POST", path: () => "/api/user/deposit" },
   { method: "POST", path: () => "/api/user/withdraw" },
   { method: "GET", path: ([a]) => `/api/admin/deposits?status=${a}&search=${a}` },
+  { method: "GET", path: ([a, b, c]) => `/api/admin/deposits?page=${a}&limit=${b}&status=${c}` },
   { method: "GET", path: ([a]) => `/api/admin/withdrawals?search=${a}` },
+  { method: "GET", path: ([a, b, c]) => `/api/admin/withdrawals?page=${a}&limit=${b}&search=${c}` },
   { method: "PUT", path: ([a]) => `/api/admin/deposits/${a}` },
   { method: "PUT", path: ([a]) => `/api/admin/withdrawals/${a}` },
   { method: "GET", path: ([a, b, c]) => `/api/admin/users?page=${a}&limit=${b}&search=${c}` },

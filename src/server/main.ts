@@ -1,15 +1,19 @@
 import type { Hono } from "hono";
 import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
+import { chainSummary, startChainWatcher } from "./chainWatcher";
 import { firstAdminBanner } from "./banner";
-import { CONFIG_HELP, loadConfig, RESET_ADMIN_FLAG } from "./config";
+import { isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
+import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
 import { prepare } from "./start";
+import { serverFetch } from "./web/pageCache";
 
 /**
  * The server process, shared by `bun src/server/index.ts` and the compiled binary
  * (src/server/binary.ts): `--help`, `--reset-admin-password`, or configuration from the
- * environment, database ready, HTTP on PORT, clean stop on SIGINT/SIGTERM.
+ * environment, database ready, HTTP on PORT, clean stop on SIGINT/SIGTERM. On Postgres, WORKERS
+ * processes (default: one per CPU) serve the port under this one (src/server/cluster.ts).
  */
 export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
   if (process.argv.includes("--help")) {
@@ -32,18 +36,66 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
     }
   }
 
+  const workers = workerCount(process.env, config.databaseUrl);
+  if (workers > 1 && !isWorker()) return supervise(config, workers);
+
   const { deps, database, createdAdmin } = await prepare(config);
+  const watcher = startChainWatcher(deps);
+  deps.chainWatcher = watcher;
   const app = createApp(deps, { web });
   // Bun hands the server to fetch as its second argument: the app reads the socket's address
-  // there (Hono's c.env, src/server/middleware/source.ts).
-  const server = Bun.serve({ port: config.port, fetch: app.fetch });
-  console.log(`Listening on http://localhost:${server.port} (${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "Postgres"})`);
-  // Last, and set apart, so it is not lost in the log.
+  // there (Hono's c.env, src/server/middleware/source.ts). serverFetch answers the cached pages
+  // ahead of the app (src/server/web/pageCache.ts). Workers share the port (src/server/cluster.ts).
+  const server = Bun.serve({ port: config.port, reusePort: isWorker(), fetch: serverFetch(app) });
+  if (isWorker()) {
+    // The supervisor prints the start-up lines, once.
+    workerReady(server.port ?? config.port);
+  } else {
+    console.log(`Listening on http://localhost:${server.port} (${database.kind === "pglite" ? `embedded database in ${config.dataDir}` : "Postgres"})`);
+    console.log(chainSummary(deps));
+    // Last, and set apart, so it is not lost in the log.
+    if (createdAdmin?.password) console.log(firstAdminBanner(createdAdmin.email, createdAdmin.password));
+  }
+
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    // In-flight requests finish; connections still open after a few seconds are closed.
+    const closing = setTimeout(() => void server.stop(true), 3_000);
+    await server.stop();
+    clearTimeout(closing);
+    await watcher.stop();
+    await database.close();
+    process.exit(0);
+  };
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+}
+
+/**
+ * On Postgres with WORKERS > 1: this process migrates and seeds (and creates the first admin)
+ * once, then runs the workers (src/server/cluster.ts) and prints the start-up lines for all.
+ */
+async function supervise(config: Config, count: number): Promise<void> {
+  const { deps, database, createdAdmin } = await prepare(config);
+  await database.close();
+  let workers: Workers;
+  try {
+    workers = await startWorkers(count, config.port);
+  } catch (error) {
+    console.error(`The server did not start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  console.log(`Listening on http://localhost:${workers.port} (Postgres, ${count} worker processes)`);
+  console.log(chainSummary(deps));
   if (createdAdmin?.password) console.log(firstAdminBanner(createdAdmin.email, createdAdmin.password));
 
+  let stopping = false;
   const shutdown = async () => {
-    await server.stop();
-    await database.close();
+    if (stopping) return;
+    stopping = true;
+    await workers.stop();
     process.exit(0);
   };
   process.on("SIGINT", shutdown);

@@ -45,6 +45,9 @@ export const WITHDRAWAL_METHODS = ["USDT TRC20", "USDT BEP20"] as const;
 export type WithdrawalMethod = (typeof WITHDRAWAL_METHODS)[number];
 /** The admin fee kept from each withdrawal, in percent of the amount (`withdrawalFee` in money.ts). */
 export const WITHDRAWAL_FEE_PERCENT = 8n;
+/** Requests one member may have pending at once; beyond, a new one is refused (docs/rules.md#limits). */
+export const MAX_PENDING_DEPOSITS = 10;
+export const MAX_PENDING_WITHDRAWALS = 3;
 
 // Smallest amounts, in cents
 
@@ -64,12 +67,16 @@ export const MAX_AMOUNT: Cents = 100_000_000n;
  * the system account all stay far below 2^53 cents, exact as JSON numbers and far from bigint's end.
  */
 export const MAX_BALANCE: Cents = 10_000_000_000_000n;
+/** The largest admin gift when ADMIN_GIFT_MAX is not set (10,000.00). */
+export const ADMIN_GIFT_MAX_DEFAULT: Cents = 1_000_000n;
 
 // Where a member's money went
 
 /** How a ledger transfer reads in a member's statement. */
 export const STATEMENT_KINDS = ["deposit", "withdrawal", "fee", "gift_in", "gift_out", "purchase", "unfreeze", "earning", "pass_up"] as const;
 export type StatementKind = (typeof STATEMENT_KINDS)[number];
+/** Who a statement names as the other side of an admin gift: the operator, not a member. */
+export const PLATFORM_NAME = "the platform";
 
 /** What happened to the cost of a slot: it went to the matrix's owner, or on up. */
 export const SLOT_OUTCOMES = ["paid", "passed_up"] as const;
@@ -101,6 +108,12 @@ export const USER_PAGE_SIZE = 10;
 /** A member's partners and transactions. */
 export const STATEMENT_PAGE_SIZE = 20;
 export const AUDIT_PAGE_SIZE = 20;
+/** The admin's deposit and withdrawal lists: a page of this many unless `limit` says otherwise. */
+export const REQUEST_PAGE_SIZE = 50;
+/** The largest `limit` of a list that takes one (users, requests). */
+export const MAX_PAGE_LIMIT = 100;
+/** Lists answered as a bare array (the admin's requests) carry the number of matching rows in this header. */
+export const TOTAL_COUNT_HEADER = "X-Total-Count";
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;

@@ -42,6 +42,10 @@ export const ERROR_CODES = [
   "already_processed",
   "recipient_not_found",
   "gift_to_self",
+  "too_many_pending_deposits",
+  "too_many_pending_withdrawals",
+  "gift_to_admin",
+  "admin_gift_too_large",
 
   // Levels
   "level_not_found",

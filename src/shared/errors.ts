@@ -55,6 +55,17 @@ export const ERRORS = {
   already_processed: { status: 409, msg: MSG.alreadyProcessed },
   recipient_not_found: { status: 404, msg: MSG.recipientNotFound },
   gift_to_self: { status: 400, msg: MSG.giftToSelf },
+  /**
+   * A member at MAX_PENDING_DEPOSITS / MAX_PENDING_WITHDRAWALS. 409: the request itself is valid
+   * but conflicts with the member's current state, and the same request succeeds once an admin
+   * has decided one of the pending ones.
+   */
+  too_many_pending_deposits: { status: 409, msg: MSG.tooManyPendingDeposits },
+  too_many_pending_withdrawals: { status: 409, msg: MSG.tooManyPendingWithdrawals },
+  /** Admin gifts go to members only. */
+  gift_to_admin: { status: 400, msg: MSG.giftToAdmin },
+  /** Above the configured ADMIN_GIFT_MAX; the answer names the configured figure. */
+  admin_gift_too_large: { status: 400, msg: MSG.adminGiftTooLargeDefault },
 
   // Levels
   level_not_found: { status: 404, msg: MSG.levelNotFound },

@@ -1,5 +1,5 @@
-import { type Decision, MAX_BALANCE, RESERVED_NAMES, SEARCH_PER_MINUTE } from "./constants";
-import { formatUsdtGrouped } from "./money";
+import { type Decision, MAX_BALANCE, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, RESERVED_NAMES, SEARCH_PER_MINUTE } from "./constants";
+import { type Cents, formatUsdtGrouped } from "./money";
 
 /** Every sentence the server answers in `{msg}`. The spec's texts are quoted exactly. */
 export const MSG = {
@@ -36,6 +36,9 @@ export const MSG = {
 
   duplicateTransaction: "This transaction ID has already been submitted.",
   depositSubmitted: "Deposit request submitted successfully. It will be credited once an admin approves it.",
+  depositSubmittedOnChain:
+    "Deposit request submitted successfully. It will be credited automatically once the transaction is confirmed on chain, or else reviewed by an admin.",
+  payoutOnAcceptOnly: "A payout transaction ID can only be recorded when accepting a withdrawal.",
   withdrawalSubmitted: "Withdrawal request submitted successfully. It will be paid once an admin approves it.",
   exceedsAvailable: "Withdrawal amount cannot exceed your available balance.",
   insufficientBalance: "Insufficient balance.",
@@ -43,11 +46,16 @@ export const MSG = {
   alreadyProcessed: "This request has already been processed.",
   requestNotFound: "Request not found.",
   requestDecided: (status: Decision) => `Request successfully ${status}.`,
+  tooManyPendingDeposits: `You already have ${MAX_PENDING_DEPOSITS} deposit requests waiting for approval. Please wait until an admin has decided one before submitting another.`,
+  tooManyPendingWithdrawals: `You already have ${MAX_PENDING_WITHDRAWALS} withdrawal requests waiting for approval. Please wait until an admin has decided one before requesting another.`,
 
   recipientNotFound: "Recipient not found.",
   giftToSelf: "You cannot send a gift to yourself.",
   giftSent: "Gift sent successfully!",
   adminGiftSent: "Gift sent successfully from system funds!",
+  giftToAdmin: "Gifts from system funds go to members only, not to admin accounts.",
+  adminGiftTooLarge: (max: Cents) => `A gift from system funds can be at most ${formatUsdtGrouped(max)}.`,
+  adminGiftTooLargeDefault: "This gift is above the largest gift from system funds allowed.",
 
   levelNotFound: "Level not found.",
   levelUpdated: "Level updated successfully!",

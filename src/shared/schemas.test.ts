@@ -19,7 +19,9 @@ function firstMessage(schema: z.ZodMiniType, input: unknown): string | undefined
   return result.success ? undefined : result.error.issues[0]?.message;
 }
 
-const deposit = (amount: unknown) => ({ address: "TWallet", transactionId: "tx-1", amount });
+/** A TRC20 deposit (no network named): a TRON address, a 64-hex transaction ID. */
+const TX = "ab".repeat(32);
+const deposit = (amount: unknown) => ({ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX, amount });
 const withdrawal = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TWallet", amount });
 
 describe("amounts", () => {
@@ -77,7 +79,7 @@ describe("amounts", () => {
   });
 
   test("are required", () => {
-    expect(firstMessage(depositSchema, { address: "TWallet", transactionId: "tx-1" })).toBe("Amount is required.");
+    expect(firstMessage(depositSchema, { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX })).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(null))).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(""))).toBe("Amount is required.");
     expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Amount is required.");
@@ -178,5 +180,34 @@ describe("other payloads", () => {
   test("the newsletter takes one valid email", () => {
     expect(newsletterSchema.parse({ email: " a@b.co " })).toEqual({ email: "a@b.co" });
     expect(firstMessage(newsletterSchema, { email: "a@" })).toBe("Please enter a valid email address.");
+  });
+});
+
+describe("deposits on a network", () => {
+  test("no network is TRC20; the answer carries the ID as the network writes it and its canonical form", () => {
+    expect(depositSchema.parse(deposit(5))).toEqual({ network: "TRC20", address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX, txHash: TX, amount: 500n });
+    expect(depositSchema.parse({ network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7", transactionId: `0X${TX.toUpperCase()}`, amount: 5 })).toEqual({
+      network: "BEP20",
+      address: "0x52908400098527886E0F7030069857D2E4169EE7",
+      transactionId: `0x${TX}`,
+      txHash: TX,
+      amount: 500n,
+    });
+  });
+
+  test("an unknown network, the other network's spelling, or a look-alike is refused with the reason", () => {
+    expect(firstMessage(depositSchema, { ...deposit(5), network: "ERC20" })).toBe("Network must be TRC20 or BEP20.");
+    expect(firstMessage(depositSchema, { ...deposit(5), transactionId: `0x${TX}` })).toMatch(/without 0x/);
+    expect(firstMessage(depositSchema, { ...deposit(5), network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7" })).toMatch(/starts with 0x/);
+    expect(firstMessage(depositSchema, { ...deposit(5), network: "BEP20" })).toMatch(/BEP20 \(BNB Smart Chain\) address starts with 0x/);
+    expect(firstMessage(depositSchema, { ...deposit(5), transactionId: `${TX}\u200b` })).toMatch(/invisible character/);
+    expect(firstMessage(depositSchema, { ...deposit(5), address: "TWallet" })).toMatch(/T followed by 33/);
+  });
+
+  test("a decision's payout transaction ID is optional text without look-alike characters; its network is checked on the server", () => {
+    expect(decisionSchema.parse({ status: "accepted", transactionId: ` ${TX} ` })).toEqual({ status: "accepted", transactionId: TX });
+    expect(decisionSchema.parse({ status: "accepted", transactionId: "" })).toEqual({ status: "accepted", transactionId: "" });
+    expect(firstMessage(decisionSchema, { status: "accepted", transactionId: `${TX}\u200b` })).toMatch(/invisible character/);
+    expect(firstMessage(decisionSchema, { status: "accepted", transactionId: 42 })).toBe("Payout transaction ID must be text.");
   });
 });

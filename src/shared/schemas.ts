@@ -7,17 +7,20 @@ import {
   REQUEST_TYPES,
   STATEMENT_KINDS,
   MAX_AMOUNT,
+  MAX_PAGE_LIMIT,
   MIN_DEPOSIT,
   MIN_GIFT,
   MIN_LEVEL_PRICE,
   MIN_WITHDRAWAL,
   PASSWORD_MIN_LENGTH,
   PROGRAMS,
+  REQUEST_PAGE_SIZE,
   REQUEST_STATUSES,
   SEARCH_MIN_LENGTH,
   USER_PAGE_SIZE,
   WITHDRAWAL_METHODS,
 } from "./constants";
+import { DEFAULT_NETWORK, NETWORKS, readAddressShape, readTransactionId, transactionIdCharacterProblem } from "./chain";
 import { MSG } from "./messages";
 import { type AmountProblem, type Cents, formatAmount, formatUsdt, formatUsdtGrouped, readDollars } from "./money";
 import { cleanName, readsAsPlatform } from "./names";
@@ -117,15 +120,42 @@ export const registerSchema = z.object({
     .check(z.trim(), z.minLength(1, "Referral ID is required."), z.maxLength(64, "Invalid referral ID."), noControlCharacters("Invalid referral ID.")),
 });
 
-export const depositSchema = z.object({
-  address: requiredText("Wallet address", 200),
-  transactionId: requiredText("Transaction ID", 200),
-  amount: amount({
-    min: MIN_DEPOSIT,
-    positiveMessage: "Please enter a valid positive amount.",
-    minMessage: `The minimum deposit is ${formatUsdt(MIN_DEPOSIT)}.`,
+/** A transaction ID before its network is known: what no network's ID may hold (./chain.ts). */
+const transactionIdText = (label: string) =>
+  requiredText(label, 200).check(
+    z.superRefine((text, ctx) => {
+      const problem = transactionIdCharacterProblem(text);
+      if (problem) ctx.issues.push({ code: "custom", message: problem, input: text });
+    }),
+  );
+
+/**
+ * A deposit request. `network` is TRC20 when absent (the earlier client sends none). The
+ * transaction ID must be one of that network's, and is answered in its canonical forms:
+ * `transactionId` as the network writes it, `txHash` the stored key (NFKC, trimmed, lower case,
+ * no 0x); every other spelling of an ID is refused with the reason (docs/rules.md#deposits). The
+ * address must have the network's shape; its checksum is checked on the server.
+ */
+export const depositSchema = z.pipe(
+  z.object({
+    network: z._default(z.enum(NETWORKS, { error: `Network must be ${oneOf(NETWORKS)}.` }), DEFAULT_NETWORK),
+    address: requiredText("Wallet address", 200),
+    transactionId: transactionIdText("Transaction ID"),
+    amount: amount({
+      min: MIN_DEPOSIT,
+      positiveMessage: "Please enter a valid positive amount.",
+      minMessage: `The minimum deposit is ${formatUsdt(MIN_DEPOSIT)}.`,
+    }),
   }),
-});
+  z.transform((value, ctx) => {
+    const address = readAddressShape(value.network, value.address);
+    const id = readTransactionId(value.network, value.transactionId);
+    if ("problem" in address) ctx.issues.push({ code: "custom", message: address.problem, input: value.address, path: ["address"] });
+    if ("problem" in id) ctx.issues.push({ code: "custom", message: id.problem, input: value.transactionId, path: ["transactionId"] });
+    if ("problem" in address || "problem" in id) return z.NEVER;
+    return { network: value.network, address: address.address, transactionId: id.display, txHash: id.canonical, amount: value.amount };
+  }),
+);
 
 export const withdrawSchema = z.object({
   // No default: paying out on a network the user did not choose would lose the money.
@@ -159,6 +189,21 @@ export const decisionSchema = z.object({
         noControlCharacters("Reason contains characters that are not allowed."),
       ),
   ),
+  /**
+   * Accepting a withdrawal: the payout's transaction ID, optional (blank means none), checked
+   * against the withdrawal's network on the server (./chain.ts). Nothing else takes one.
+   */
+  transactionId: z.optional(
+    z.string({ error: "Payout transaction ID must be text." }).check(
+      z.trim(),
+      z.maxLength(200, "Payout transaction ID must be at most 200 characters."),
+      noControlCharacters("Payout transaction ID contains characters that are not allowed."),
+      z.superRefine((text, ctx) => {
+        const problem = text === "" ? null : transactionIdCharacterProblem(text);
+        if (problem) ctx.issues.push({ code: "custom", message: problem, input: text });
+      }),
+    ),
+  ),
 });
 
 export const levelPriceSchema = z.object({
@@ -175,7 +220,7 @@ export const newsletterSchema = z.object({ email });
 // Query strings and path parameters
 
 const PAGE_MSG = "Page must be a whole number from 1.";
-const LIMIT_MSG = "Limit must be between 1 and 100.";
+const LIMIT_MSG = `Limit must be between 1 and ${MAX_PAGE_LIMIT}.`;
 const searchText = z.string().check(z.trim(), z.maxLength(100, "Search text must be at most 100 characters."));
 /** A whole number from the query string, from `min` to `max`, with one message for every miss. */
 const wholeNumber = (min: number, max: number, message: string) =>
@@ -186,15 +231,19 @@ export const pageQuery = z.object({
   page: z._default(wholeNumber(1, 1_000_000, PAGE_MSG), 1),
 });
 
-/** The admin's request lists: optionally one status, optionally a text to look for. */
-export const historyQuery = z.object({
+/**
+ * The admin's request lists: a page of `limit` requests (REQUEST_PAGE_SIZE by default), optionally
+ * one status, optionally a text to look for.
+ */
+export const historyQuery = z.extend(pageQuery, {
+  limit: z._default(wholeNumber(1, MAX_PAGE_LIMIT, LIMIT_MSG), REQUEST_PAGE_SIZE),
   status: z.optional(z.enum(REQUEST_STATUSES, { error: `Status must be ${oneOf(REQUEST_STATUSES)}.` })),
   search: z.optional(searchText),
 });
 
 /** The admin's user list: a page of `limit` users, optionally matching a text. */
 export const userListQuery = z.extend(pageQuery, {
-  limit: z._default(wholeNumber(1, 100, LIMIT_MSG), USER_PAGE_SIZE),
+  limit: z._default(wholeNumber(1, MAX_PAGE_LIMIT, LIMIT_MSG), USER_PAGE_SIZE),
   search: z.optional(searchText),
 });
 

@@ -7,6 +7,7 @@ import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
 import type { Deps } from "../server/env";
 import type { Database, Db } from "../db/client";
+import { randomBep20Address, randomBep20TxId, randomTxId, TRON_SENDER } from "./chainIds";
 import { ADMIN, freshDatabase, testHasher } from "./db";
 import { expectLedgerInvariants, expectTreeInvariants } from "./invariants";
 
@@ -107,10 +108,15 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     return { ...user, token, id: me._id as string, myReferralId: me.myReferralId as string };
   }
 
-  /** Submits a deposit request and answers its id (found through the admin history). */
-  async function deposit(token: string, amount: number | string, opts: { transactionId?: string; address?: string } = {}) {
-    const transactionId = opts.transactionId ?? `tx-${crypto.randomUUID()}`;
-    const created = await call("POST", "/api/user/deposit", { token, body: { address: opts.address ?? "TWallet", transactionId, amount } });
+  /**
+   * Submits a deposit request and answers its id (found through the admin history). Without
+   * options: a TRC20 deposit with a fresh random transaction ID (64 hex) from a valid TRON address.
+   */
+  async function deposit(token: string, amount: number | string, opts: { transactionId?: string; address?: string; network?: string } = {}) {
+    const transactionId = opts.transactionId ?? (opts.network === "BEP20" ? randomBep20TxId() : randomTxId());
+    const address = opts.address ?? (opts.network === "BEP20" ? randomBep20Address() : TRON_SENDER);
+    const body = { ...(opts.network ? { network: opts.network } : {}), address, transactionId, amount };
+    const created = await call("POST", "/api/user/deposit", { token, body });
     expect(created.status).toBe(201);
     const pending = await call("GET", `/api/admin/deposits?status=pending&search=${encodeURIComponent(transactionId)}`, { token: adminToken });
     expect(pending.body).toHaveLength(1);

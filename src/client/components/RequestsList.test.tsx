@@ -16,6 +16,13 @@ type Page = Answer<typeof MEMBER.requests.response>;
 type Item = Page["items"][number];
 
 const me = makeMe({ balance: 10_000n });
+const SITE_CONFIG = {
+  depositWalletAddress: "TDepositAddr",
+  networks: [
+    { network: "TRC20", depositAddress: "TDepositAddr", verified: false, confirmations: 20 },
+    { network: "BEP20", depositAddress: "0xDepositAddr", verified: false, confirmations: 15 },
+  ],
+};
 const at = (day: number) => new Date(Date.UTC(2026, 2, day, 10));
 const request = (id: string, fields: Partial<Item>): Item => ({
   id,
@@ -27,6 +34,8 @@ const request = (id: string, fields: Partial<Item>): Item => ({
   decidedAt: null,
   method: null,
   fee: null,
+  network: "TRC20",
+  transactionId: null,
   ...fields,
 });
 /** The answer of GET /api/user/requests as the server sends it: built through the contract. */
@@ -41,7 +50,7 @@ function serve(pages: (page: number) => unknown) {
     const url = new URL(r.url);
     if (url.pathname === "/api/auth") return json(wireMe(me));
     if (url.pathname === "/api/user/requests") return json(pages(Number(url.searchParams.get("page"))));
-    if (url.pathname === "/api/config") return json({ depositWalletAddress: "TDepositAddr" });
+    if (url.pathname === "/api/config") return json(SITE_CONFIG);
     return json({ msg: "Deposit request submitted successfully." }, 201);
   });
 }
@@ -112,7 +121,7 @@ test("the deposit page lists deposits, and a new deposit refreshes the list", as
   const seen = serveFetch((r) => {
     const url = new URL(r.url);
     if (url.pathname === "/api/auth") return json(wireMe(me));
-    if (url.pathname === "/api/config") return json({ depositWalletAddress: "TDepositAddr" });
+    if (url.pathname === "/api/config") return json(SITE_CONFIG);
     if (url.pathname === "/api/user/requests") return json(wirePage(items));
     items = [pendingDeposit, declinedDeposit];
     return json({ msg: "Deposit request submitted successfully." }, 201);
@@ -120,8 +129,8 @@ test("the deposit page lists deposits, and a new deposit refreshes the list", as
   renderClient(<DepositPage />, { me });
   expect(await screen.findByText("Reason: No such transaction on TRON.")).toBeTruthy();
   expect(screen.queryByText("Pending")).toBeNull();
-  fireEvent.change(screen.getByLabelText("Your wallet address"), { target: { value: "TXyz" } });
-  fireEvent.change(screen.getByLabelText("Transaction ID"), { target: { value: "abc123" } });
+  fireEvent.change(screen.getByLabelText("Your wallet address"), { target: { value: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } });
+  fireEvent.change(screen.getByLabelText("Transaction ID"), { target: { value: "ab".repeat(32) } });
   fireEvent.change(screen.getByLabelText("Amount (USDT)"), { target: { value: "10" } });
   fireEvent.click(screen.getByRole("button", { name: "Submit deposit" }));
   expect(await screen.findByText("Pending")).toBeTruthy();

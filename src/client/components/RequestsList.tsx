@@ -2,9 +2,11 @@ import type { InfiniteData, UseInfiniteQueryResult } from "@tanstack/react-query
 import type { RequestType } from "../../shared/constants";
 import type { memberRequest } from "../../shared/contract/member";
 import type { Answer } from "../../shared/contract/wire";
+import { networkName } from "../../shared/chain";
 import { DataTable, type Column } from "./DataTable";
 import { DateTime } from "./DateTime";
 import { EmptyState } from "./EmptyState";
+import { LongId } from "./LongText";
 import { ErrorState } from "./ErrorState";
 import { Money } from "./Money";
 import { Spinner } from "./Spinner";
@@ -34,6 +36,20 @@ const typeColumn: Column<MemberRequest> = {
 };
 
 const methodColumn: Column<MemberRequest> = { header: "Network", cell: (row) => row.method ?? <span className="muted">—</span> };
+
+// A deposit's transaction ID, or the payout's of a withdrawal once the admin recorded it.
+const transactionColumn: Column<MemberRequest> = {
+  header: "Transaction ID",
+  cell: (row) =>
+    row.transactionId ? (
+      <span className="flex flex-col gap-0.5">
+        <LongId value={row.transactionId} label={row.type === "withdrawal" ? "payout transaction ID" : "transaction ID"} />
+        <span className="muted text-xs">{networkName(row.network)}</span>
+      </span>
+    ) : (
+      <span className="muted">—</span>
+    ),
+};
 
 const amountColumn: Column<MemberRequest> = {
   header: "Amount",
@@ -82,7 +98,7 @@ export function RequestsList({ query, type }: RequestsListProps) {
   const rows = query.data?.pages.flatMap((page) => page.items) ?? [];
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
 
-  const columns = [dateColumn, type ? (type === "withdrawal" ? methodColumn : null) : typeColumn, amountColumn, statusColumn].filter(
+  const columns = [dateColumn, type ? (type === "withdrawal" ? methodColumn : null) : typeColumn, amountColumn, transactionColumn, statusColumn].filter(
     (column): column is Column<MemberRequest> => column !== null,
   );
 

@@ -29,6 +29,8 @@ export interface RequestOptions {
    * so the server applies the action once and replays its first answer (see lib/moneyMutation).
    */
   idempotencyKey?: string;
+  /** Sees the response before its body is read (a header such as X-Total-Count). */
+  onResponse?: (response: Response) => void;
 }
 
 export const API_BASE = "/api";
@@ -60,6 +62,7 @@ export async function api<T = unknown>(method: string, path: string, options: Re
     throw new ApiError(message, 0, undefined);
   }
 
+  options.onResponse?.(response);
   const text = await response.text();
   let body: unknown = undefined;
   try {

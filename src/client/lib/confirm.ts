@@ -38,6 +38,10 @@ export interface ReasonOptions extends ConfirmOptions {
   /** The label of the optional text field. */
   inputLabel: string;
   maxLength: number;
+  /** A one-line field instead of the text area (an ID rather than words). */
+  singleLine?: boolean;
+  /** What is wrong with the (trimmed, non-empty) text, or null: the dialog cannot be confirmed until it is fixed. */
+  check?: (text: string) => string | null;
 }
 
 /**
@@ -45,16 +49,29 @@ export interface ReasonOptions extends ConfirmOptions {
  * Resolves to the text, trimmed ("" when left empty), or null when not confirmed. Text longer
  * than `maxLength` cannot be confirmed: the dialog says so.
  */
-export async function confirmWithReason({ title, text, confirmText, danger = false, inputLabel, maxLength }: ReasonOptions): Promise<string | null> {
+export async function confirmWithReason({
+  title,
+  text,
+  confirmText,
+  danger = false,
+  inputLabel,
+  maxLength,
+  singleLine = false,
+  check,
+}: ReasonOptions): Promise<string | null> {
   const result = await Swal.fire<string>({
     ...look(confirmText, danger),
     title,
     text,
-    input: "textarea",
+    input: singleLine ? "text" : "textarea",
     inputLabel,
     inputPlaceholder: "Optional",
-    inputAttributes: { maxlength: String(maxLength) },
-    inputValidator: (value) => (value.trim().length > maxLength ? `The reason must be at most ${maxLength} characters.` : null),
+    inputAttributes: { maxlength: String(maxLength), autocomplete: "off", spellcheck: "false" },
+    inputValidator: (value: string) => {
+      const trimmed = value.trim();
+      if (trimmed.length > maxLength) return `The ${singleLine ? "text" : "reason"} must be at most ${maxLength} characters.`;
+      return trimmed && check ? check(trimmed) : null;
+    },
   });
   return result.isConfirmed ? (result.value ?? "").trim() : null;
 }

@@ -1,18 +1,45 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { tokenUser } from "../../core/sessions";
+import { tokenUser, type TokenClaims } from "../../core/sessions";
 import { readToken } from "../tokens";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
 
-/** Reads the caller's token into `claims` and `user`; a refusal when there is none or it is not good. */
-async function identify(c: Context<AppEnv>): Promise<Response | undefined> {
+/**
+ * Tokens whose signature this process has checked, per secret, with their claims: a token seen
+ * again (every request of a session) is not verified again. Only the signature's verdict is
+ * kept; expiry is looked at on every use, and revocation is the database's (tokenUser). Bounded:
+ * past MAX_VERIFIED entries it starts afresh.
+ */
+const verified = new Map<string, Map<string, TokenClaims>>();
+const MAX_VERIFIED = 10_000;
+
+async function verifiedClaims(secret: string, token: string): Promise<TokenClaims | null> {
+  let known = verified.get(secret);
+  if (!known) verified.set(secret, (known = new Map()));
+  const hit = known.get(token);
+  if (hit) return hit.exp > Date.now() / 1000 ? hit : null;
+  const claims = await readToken(secret, token);
+  if (claims) {
+    if (known.size >= MAX_VERIFIED) known.clear();
+    known.set(token, claims);
+  }
+  return claims;
+}
+
+/** The caller's token, read and verified (signature, expiry): its claims, or the refusal to answer. */
+export async function callerClaims(c: Context<AppEnv>): Promise<TokenClaims | Response> {
   const token = c.req.header("x-auth-token")?.trim();
   if (!token) return refusal(c, "no_token");
-  const { db, jwtSecret } = c.get("deps");
-  const claims = await readToken(jwtSecret, token);
-  const user = claims && (await tokenUser(db, claims));
-  if (!claims || !user) return refusal(c, "bad_token");
+  return (await verifiedClaims(c.get("deps").jwtSecret, token)) ?? refusal(c, "bad_token");
+}
+
+/** Reads the caller's token into `claims` and `user`; a refusal when there is none or it is not good. */
+async function identify(c: Context<AppEnv>): Promise<Response | undefined> {
+  const claims = await callerClaims(c);
+  if (claims instanceof Response) return claims;
+  const user = await tokenUser(c.get("deps").db, claims);
+  if (!user) return refusal(c, "bad_token");
   c.set("claims", claims);
   c.set("user", user);
   return undefined;

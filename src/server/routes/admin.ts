@@ -3,6 +3,7 @@ import { decideRequest, giftFromSystem, removeUser } from "../../core/admin";
 import { listAudit } from "../../core/audit";
 import { listUsers } from "../../core/users";
 import { listDeposits, listWithdrawals } from "../../core/wallet";
+import { TOTAL_COUNT_HEADER } from "../../shared/constants";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
@@ -12,27 +13,32 @@ import { validate } from "../validate";
 
 /** Admin-only routes. Behind requireUser and requireAdmin (/admin/*). */
 export const adminRoutes = new Hono<AppEnv>()
-  .get(API.deposits.path, validate("query", API.deposits.query), async (c) =>
-    reply(c, API.deposits, await listDeposits(c.get("deps").db, c.req.valid("query"))),
-  )
-  .get(API.withdrawals.path, validate("query", API.withdrawals.query), async (c) =>
-    reply(c, API.withdrawals, await listWithdrawals(c.get("deps").db, c.req.valid("query"))),
-  )
+  // A page of requests, still a bare array (what the earlier client reads); the total in a header.
+  .get(API.deposits.path, validate("query", API.deposits.query), async (c) => {
+    const { rows, total } = await listDeposits(c.get("deps").db, c.req.valid("query"));
+    c.header(TOTAL_COUNT_HEADER, String(total));
+    return reply(c, API.deposits, rows);
+  })
+  .get(API.withdrawals.path, validate("query", API.withdrawals.query), async (c) => {
+    const { rows, total } = await listWithdrawals(c.get("deps").db, c.req.valid("query"));
+    c.header(TOTAL_COUNT_HEADER, String(total));
+    return reply(c, API.withdrawals, rows);
+  })
   .put(API.decideDeposit.path, idempotency, validate("json", API.decideDeposit.body), (c) => {
-    const { status, reason } = c.req.valid("json");
+    const { status, reason, transactionId } = c.req.valid("json");
     return transact(
       c,
       API.decideDeposit,
-      (tx) => decideRequest(tx, c.get("user").id, "deposit", c.req.param("id"), status, reason),
+      (tx) => decideRequest(tx, c.get("user").id, "deposit", c.req.param("id"), status, reason, transactionId),
       () => ({ msg: MSG.requestDecided(status) }),
     );
   })
   .put(API.decideWithdrawal.path, idempotency, validate("json", API.decideWithdrawal.body), (c) => {
-    const { status, reason } = c.req.valid("json");
+    const { status, reason, transactionId } = c.req.valid("json");
     return transact(
       c,
       API.decideWithdrawal,
-      (tx) => decideRequest(tx, c.get("user").id, "withdrawal", c.req.param("id"), status, reason),
+      (tx) => decideRequest(tx, c.get("user").id, "withdrawal", c.req.param("id"), status, reason, transactionId),
       () => ({ msg: MSG.requestDecided(status) }),
     );
   })
@@ -51,7 +57,7 @@ export const adminRoutes = new Hono<AppEnv>()
     transact(
       c,
       API.adminGift,
-      (tx) => giftFromSystem(tx, c.get("user").id, c.req.param("id"), c.req.valid("json").amount),
+      (tx) => giftFromSystem(tx, c.get("user").id, c.req.param("id"), c.req.valid("json").amount, c.get("deps").config.adminGiftMax),
       () => ({ msg: MSG.adminGiftSent }),
     ),
   )

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTxId, TRON_SENDER } from "../../testing/chainIds";
 
 let h: Harness;
 useMoneyHarness((made) => (h = made));
@@ -12,8 +13,9 @@ describe("the admin audit trail", () => {
   test("every admin action is recorded with the admin, the time, the target and the values before and after", async () => {
     const user = await h.signUp({ name: "Audited" });
     const before = Date.now();
-    await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: "TW", transactionId: "audit-1", amount: 20 } });
-    const [dep] = (await h.call("GET", "/api/admin/deposits?status=pending&search=audit-1", { token: h.adminToken })).body;
+    const transactionId = randomTxId();
+    await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId, amount: 20 } });
+    const [dep] = (await h.call("GET", `/api/admin/deposits?status=pending&search=${transactionId}`, { token: h.adminToken })).body;
     await h.call("PUT", `/api/admin/deposits/${dep._id}`, { token: h.adminToken, body: { status: "accepted" } });
     await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT BEP20", accountNumber: "TW", amount: 10 } });
     const [wd] = (await h.call("GET", "/api/admin/withdrawals?status=pending", { token: h.adminToken })).body;

@@ -4,11 +4,12 @@ import { login, revokeToken, sessionGeneration } from "../../core/sessions";
 import { takeHit } from "../../core/throttle";
 import { inTransaction } from "../../core/tx";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
-import { adminReferralId, currentUser, registerUser } from "../../core/users";
+import { adminReferralId, memberForToken, registerUser } from "../../core/users";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
-import { requireSignedIn } from "../middleware/auth";
+import { refusal } from "../errors";
+import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
 import { reply } from "../reply";
 import { issueToken } from "../tokens";
@@ -26,8 +27,9 @@ async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
  * Signing in (password, then the second factor when it is on), signing up (limited per source
  * address: SIGNUP_LIMIT an hour), the second factor's set-up, and the signed-in user.
  *
- * Who-am-I, logout and the 2FA routes are behind `requireSignedIn`, so that with
- * ADMIN_REQUIRE_2FA an admin who has not turned 2FA on yet can still reach them (and nothing else).
+ * Who-am-I, logout and the 2FA routes are behind `requireSignedIn` (who-am-I makes the same
+ * check inside its one statement), so that with ADMIN_REQUIRE_2FA an admin who has not turned
+ * 2FA on yet can still reach them (and nothing else).
  */
 export const authRoutes = new Hono<AppEnv>()
   .post(API.login.path, validate("json", API.login.body), async (c) => {
@@ -59,8 +61,15 @@ export const authRoutes = new Hono<AppEnv>()
     return reply(c, API.register, { msg: MSG.registered });
   })
   .get(API.adminReferralId.path, async (c) => reply(c, API.adminReferralId, { referralId: await adminReferralId(c.get("deps").db) }))
-  .get(API.me.path, requireSignedIn, async (c) => {
-    const { held, ...me } = await currentUser(c.get("deps").db, c.get("user").id);
+  // requireSignedIn's check and the member in one statement (memberForToken): one round trip.
+  .get(API.me.path, async (c) => {
+    const claims = await callerClaims(c);
+    if (claims instanceof Response) return claims;
+    const found = await memberForToken(c.get("deps").db, claims);
+    if (!found) return refusal(c, "bad_token");
+    c.set("claims", claims);
+    c.set("user", found.user);
+    const { held, ...me } = found.member;
     return reply(c, API.me, { ...me, pendingWithdrawalsTotal: held });
   })
   .post(API.logout.path, requireSignedIn, async (c) => {

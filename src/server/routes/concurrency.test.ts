@@ -6,6 +6,7 @@ import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
 import type { Answer, Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTxId, TRON_SENDER } from "../../testing/chainIds";
 
 /**
  * Races between requests. PGlite runs one transaction at a time, so these only mean something
@@ -160,10 +161,10 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
   test("the same transaction ID submitted in parallel is accepted once", async () => {
     const users = await Promise.all(Array.from({ length: 4 }, () => h.signUp()));
     for (let round = 0; round < 5; round++) {
-      const transactionId = `race-${round}-${crypto.randomUUID()}`;
+      const transactionId = randomTxId();
       const answers = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          h.call("POST", "/api/user/deposit", { token: users[i % 4]!.token, body: { address: "TRace", transactionId, amount: 10 } }),
+          h.call("POST", "/api/user/deposit", { token: users[i % 4]!.token, body: { address: TRON_SENDER, transactionId, amount: 10 } }),
         ),
       );
       expectNoServerErrors(answers);

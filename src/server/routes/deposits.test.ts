@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
+import { randomTronAddress, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
@@ -8,18 +9,19 @@ let h: Harness;
 useMoneyHarness((made) => (h = made));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/deposit", { token, body });
-const txId = () => `tx-${crypto.randomUUID()}`;
+/** A TRC20 transaction ID: 64 hex characters. */
+const txId = randomTxId;
 
 describe("POST /api/user/deposit", () => {
   test("POST /api/user/deposit creates a pending request and credits nothing yet", async () => {
     const user = await h.signUp();
     const transactionId = txId();
-    const res = await submit(user.token, { address: "TSender1", transactionId, amount: "12.50" });
+    const res = await submit(user.token, { address: TRON_SENDER, transactionId, amount: "12.50" });
     expect(res.status).toBe(201);
     expect(res.body.msg).toBe("Deposit request submitted successfully. It will be credited once an admin approves it.");
     const list = await h.call("GET", `/api/admin/deposits?search=${transactionId}`, { token: h.adminToken });
     expect(list.body).toHaveLength(1);
-    expect(list.body[0]).toMatchObject({ userEmail: user.email, amount: 12.5, address: "TSender1", transactionId, status: "pending" });
+    expect(list.body[0]).toMatchObject({ userEmail: user.email, amount: 12.5, address: TRON_SENDER, transactionId, status: "pending", network: "TRC20" });
     expect(typeof list.body[0]._id).toBe("string");
     expect(Number.isNaN(Date.parse(list.body[0].createdAt))).toBe(false);
     expect(await h.me(user.token)).toMatchObject({ balance: 0, pendingWithdrawalsTotal: 0 });
@@ -40,7 +42,7 @@ describe("POST /api/user/deposit", () => {
       [undefined, "Amount is required."],
     ];
     for (const [amount, msg] of cases) {
-      const res = await submit(user.token, { address: "TSender", transactionId: txId(), amount });
+      const res = await submit(user.token, { address: TRON_SENDER, transactionId: txId(), amount });
       expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { msg, code: "validation" } });
     }
     const mine = await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(user.email)}`, { token: h.adminToken });
@@ -50,7 +52,7 @@ describe("POST /api/user/deposit", () => {
   test("POST /api/user/deposit refuses a missing address or transaction ID", async () => {
     const user = await h.signUp();
     expect(await submit(user.token, { transactionId: txId(), amount: 5 })).toMatchObject({ status: 400, body: { msg: "Wallet address is required." } });
-    expect(await submit(user.token, { address: "TSender", transactionId: "  ", amount: 5 })).toMatchObject({
+    expect(await submit(user.token, { address: TRON_SENDER, transactionId: "  ", amount: 5 })).toMatchObject({
       status: 400,
       body: { msg: "Transaction ID is required." },
     });
@@ -63,15 +65,15 @@ describe("POST /api/user/deposit", () => {
     const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" } };
 
     const first = await h.deposit(alice.token, 20, { transactionId });
-    expect(await submit(bob.token, { address: "TBob", transactionId, amount: 20 })).toMatchObject(duplicate);
-    expect(await submit(alice.token, { address: "TAlice", transactionId: ` ${transactionId} `, amount: 20 })).toMatchObject(duplicate);
+    expect(await submit(bob.token, { address: TRON_SENDER, transactionId, amount: 20 })).toMatchObject(duplicate);
+    expect(await submit(alice.token, { address: TRON_SENDER, transactionId: ` ${transactionId} `, amount: 20 })).toMatchObject(duplicate);
 
     expect((await h.decide("deposits", first, "declined")).status).toBe(200);
     const second = await h.deposit(bob.token, 20, { transactionId });
-    expect(await submit(alice.token, { address: "TAlice", transactionId, amount: 20 })).toMatchObject(duplicate);
+    expect(await submit(alice.token, { address: TRON_SENDER, transactionId, amount: 20 })).toMatchObject(duplicate);
 
     expect((await h.decide("deposits", second, "accepted")).status).toBe(200);
-    expect(await submit(alice.token, { address: "TAlice", transactionId, amount: 20 })).toMatchObject(duplicate);
+    expect(await submit(alice.token, { address: TRON_SENDER, transactionId, amount: 20 })).toMatchObject(duplicate);
     expect((await h.me(bob.token)).balance).toBe(20);
     expect((await h.me(alice.token)).balance).toBe(0);
     await h.checkLedger();
@@ -81,9 +83,9 @@ describe("POST /api/user/deposit", () => {
 describe("POST /api/user/deposit transaction IDs", () => {
   test("POST /api/user/deposit treats transaction IDs that differ only in letter case as the same transaction", async () => {
     const user = await h.signUp();
-    const transactionId = `ABCDEF${Date.now()}`;
-    expect((await submit(user.token, { address: "TSender", transactionId, amount: 5 })).status).toBe(201);
-    expect(await submit(user.token, { address: "TSender", transactionId: transactionId.toLowerCase(), amount: 5 })).toMatchObject({
+    const transactionId = txId().toUpperCase();
+    expect((await submit(user.token, { address: TRON_SENDER, transactionId, amount: 5 })).status).toBe(201);
+    expect(await submit(user.token, { address: TRON_SENDER, transactionId: transactionId.toLowerCase(), amount: 5 })).toMatchObject({
       status: 400,
       body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" },
     });
@@ -157,9 +159,11 @@ describe("GET /api/admin/deposits", () => {
     await withHarness(async (own) => {
       const ann = await own.signUp({ name: "Ann Depositor", email: "ann.dep@test.local" });
       const ben = await own.signUp({ name: "Ben Depositor", email: "ben.dep@test.local" });
-      const a1 = await own.deposit(ann.token, 10, { transactionId: "TXA-0001" });
-      const b1 = await own.deposit(ben.token, 20, { transactionId: "TXB-0001", address: "TBenWallet" });
-      const a2 = await own.deposit(ann.token, 30, { transactionId: "TXA-0002" });
+      const benWallet = randomTronAddress();
+      const benTx = txId();
+      const a1 = await own.deposit(ann.token, 10);
+      const b1 = await own.deposit(ben.token, 20, { transactionId: benTx, address: benWallet });
+      const a2 = await own.deposit(ann.token, 30);
       await own.decide("deposits", a1, "accepted");
       await own.decide("deposits", b1, "declined");
 
@@ -170,8 +174,8 @@ describe("GET /api/admin/deposits", () => {
       expect(await ids("?status=accepted")).toEqual([a1]);
       expect(await ids("?status=declined")).toEqual([b1]);
       expect(await ids("?search=ANN.DEP")).toEqual([a2, a1]);
-      expect(await ids("?search=txb-")).toEqual([b1]);
-      expect(await ids("?search=TBenWallet")).toEqual([b1]);
+      expect(await ids(`?search=${benTx.slice(10, 30).toUpperCase()}`)).toEqual([b1]);
+      expect(await ids(`?search=${benWallet}`)).toEqual([b1]);
       expect(await ids("?search=Depositor&status=pending")).toEqual([a2]);
       expect(await ids("?search=nobody-matches")).toEqual([]);
       expect(await ids("?search=")).toEqual([a2, b1, a1]);
@@ -179,29 +183,72 @@ describe("GET /api/admin/deposits", () => {
     });
   });
 
-  test("GET /api/admin/deposits?status=pending lists every pending request, however many, the oldest too", async () => {
+  test("GET /api/admin/deposits?status=pending pages through every pending request, however many, the oldest too, with the total in X-Total-Count", async () => {
     const user = await h.signUp();
     const tag = `bulk${crypto.randomUUID().slice(0, 8)}`;
+    // Written straight into the table: the API keeps a member at 10 pending.
     await h.db.execute(sql`
       INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
       SELECT ${tag} || '-' || g, ${user.id}, 100, 'TBulk', ${tag} || '-tx-' || g, 'pending', now() - g * interval '1 second'
       FROM generate_series(1, 600) AS g`);
-    const res = await h.call("GET", `/api/admin/deposits?status=pending&search=${tag}`, { token: h.adminToken });
-    expect(res.body).toHaveLength(600);
-    expect(res.body[0]._id).toBe(`${tag}-1`);
-    expect(res.body[599]._id).toBe(`${tag}-600`);
+    const page = (n: number) => h.call("GET", `/api/admin/deposits?status=pending&search=${tag}&limit=100&page=${n}`, { token: h.adminToken });
+    const seen: string[] = [];
+    for (let n = 1; n <= 7; n++) {
+      const res = await page(n);
+      expect([res.status, res.headers.get("X-Total-Count")]).toEqual([200, "600"]);
+      expect(res.body).toHaveLength(n <= 6 ? 100 : 0);
+      seen.push(...res.body.map((r: { _id: string }) => r._id));
+    }
+    expect(seen).toEqual(Array.from({ length: 600 }, (_, i) => `${tag}-${i + 1}`));
+  });
+
+  test("GET /api/admin/deposits answers 50 a page by default, the total in X-Total-Count: 120 requests are 50, 50 and 20", async () => {
+    await withHarness(async (own) => {
+      const members = await Promise.all(Array.from({ length: 12 }, () => own.signUp()));
+      for (const member of members) {
+        for (let i = 0; i < 10; i++) {
+          // A real TRON address and a 64-hex transaction ID: well-formed before and after on-chain IDs.
+          const transactionId = (crypto.randomUUID() + crypto.randomUUID()).replaceAll("-", "");
+          const body = { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId, amount: 1 + i };
+          const res = await own.call("POST", "/api/user/deposit", { token: member.token, body });
+          expect(res.status).toBe(201);
+        }
+      }
+      const list = (query: string) => own.call("GET", `/api/admin/deposits${query}`, { token: own.adminToken });
+      const first = await list("");
+      expect([first.status, first.body.length, first.headers.get("X-Total-Count")]).toEqual([200, 50, "120"]);
+      expect(Array.isArray(first.body)).toBe(true); // still a bare array, as the earlier client reads it
+      const [second, third, fourth] = await Promise.all([list("?page=2"), list("?page=3"), list("?page=4")]);
+      expect([second.body.length, third.body.length, fourth.body.length]).toEqual([50, 20, 0]);
+      expect([third.headers.get("X-Total-Count"), fourth.headers.get("X-Total-Count")]).toEqual(["120", "120"]);
+      const ids = [...first.body, ...second.body, ...third.body].map((r: { _id: string }) => r._id);
+      expect(new Set(ids).size).toBe(120);
+      // Newest first across the pages.
+      const times = [...first.body, ...second.body, ...third.body].map((r: { createdAt: string }) => Date.parse(r.createdAt));
+      expect(times).toEqual([...times].sort((a, b) => b - a));
+      // limit: at most 100; the header counts what the filters keep.
+      const hundred = await list("?limit=100&status=pending");
+      expect([hundred.body.length, hundred.headers.get("X-Total-Count")]).toEqual([100, "120"]);
+      expect((await list("?status=accepted")).headers.get("X-Total-Count")).toBe("0");
+      expect((await list(`?search=${encodeURIComponent(members[0]!.email)}`)).headers.get("X-Total-Count")).toBe("10");
+      for (const bad of ["?limit=101", "?limit=0", "?page=0", "?page=1.5", "?limit=x"]) {
+        expect({ bad, status: (await list(bad)).status }).toEqual({ bad, status: 400 });
+      }
+      expect((await list("?limit=101")).body).toEqual({ msg: "Limit must be between 1 and 100.", code: "validation" });
+    });
   });
 
   test("GET /api/admin/deposits?search treats % and _ as plain characters", async () => {
-    const user = await h.signUp();
-    const plain = await h.deposit(user.token, 10, { transactionId: `plain-${crypto.randomUUID()}` });
-    const odd = await h.deposit(user.token, 10, { transactionId: `odd_100%_${crypto.randomUUID()}` });
+    // Transaction IDs and addresses hold neither: the names do.
+    const tag = crypto.randomUUID().slice(0, 8);
+    const plain = await h.deposit((await h.signUp({ name: `Plain ${tag}`, email: `plain-${tag}@test.local` })).token, 10);
+    const odd = await h.deposit((await h.signUp({ name: `Odd_100%_${tag}`, email: `odd${tag}@test.local` })).token, 10);
     const search = async (text: string) =>
       (await h.call("GET", `/api/admin/deposits?search=${encodeURIComponent(text)}`, { token: h.adminToken })).body.map((r: { _id: string }) => r._id);
     expect(await search("%")).toEqual([odd]);
     expect(await search("_")).toEqual([odd]);
     expect(await search("100%_")).toEqual([odd]);
     expect(await search("\\")).toEqual([]);
-    expect(await search("plain-")).toEqual([plain]);
+    expect(await search(`plain-${tag}`)).toEqual([plain]);
   });
 });

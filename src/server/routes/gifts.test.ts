@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq } from "drizzle-orm";
-import { transfers } from "../../db/schema";
-import type { Harness } from "../../testing/harness";
+import { adminAudit, transfers } from "../../db/schema";
+import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
 let h: Harness;
@@ -120,6 +120,52 @@ describe("POST /api/admin/users/{id}/gift", () => {
     expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
     expect((await h.me(user.token)).balance).toBe(0);
     await h.checkLedger();
+  });
+});
+
+describe("POST /api/admin/users/{id}/gift: members only, at most ADMIN_GIFT_MAX", () => {
+  const toAdmin = { msg: "Gifts from system funds go to members only, not to admin accounts.", code: "gift_to_admin" };
+
+  test("a gift to an admin account, the root or a promoted one, is refused with 400 'gift_to_admin' and moves nothing", async () => {
+    const rootId: string = (await h.me(h.adminToken))._id;
+    const promoted = await h.signUp();
+    await h.promote(promoted.id);
+    const system = await h.account("system");
+    const audits = (await h.db.select().from(adminAudit)).length;
+    expect(await adminGift(rootId, { amount: 5 })).toMatchObject({ status: 400, body: toAdmin });
+    expect(await adminGift(promoted.id, { amount: 5 })).toMatchObject({ status: 400, body: toAdmin });
+    expect(await h.account(rootId)).toMatchObject({ balance: 0n });
+    expect(await h.account(promoted.id)).toMatchObject({ balance: 0n });
+    expect(await h.account("system")).toEqual(system);
+    expect((await h.db.select().from(adminAudit)).length).toBe(audits);
+    // A member may still receive one.
+    const member = await h.signUp();
+    expect((await adminGift(member.id, { amount: 5 })).status).toBe(200);
+  });
+
+  test("a gift above ADMIN_GIFT_MAX (10,000 by default) is refused with 400 'admin_gift_too_large', naming the maximum", async () => {
+    const member = await h.signUp();
+    expect(await adminGift(member.id, { amount: "10000.01" })).toMatchObject({
+      status: 400,
+      body: { msg: "A gift from system funds can be at most 10,000 USDT.", code: "admin_gift_too_large" },
+    });
+    expect(await adminGift(member.id, { amount: 250_000 })).toMatchObject({ status: 400, body: { code: "admin_gift_too_large" } });
+    expect((await h.me(member.token)).balance).toBe(0);
+    expect((await adminGift(member.id, { amount: "10000" })).status).toBe(200);
+    expect((await h.me(member.token)).balance).toBe(10_000);
+  });
+
+  test("ADMIN_GIFT_MAX sets the maximum", async () => {
+    await withHarness(
+      async (own) => {
+        const member = await own.signUp();
+        const give = (amount: string) => own.call("POST", `/api/admin/users/${member.id}/gift`, { token: own.adminToken, body: { amount } });
+        expect(await give("25.51")).toMatchObject({ status: 400, body: { msg: "A gift from system funds can be at most 25.50 USDT.", code: "admin_gift_too_large" } });
+        expect((await give("25.50")).status).toBe(200);
+        expect((await own.me(member.token)).balance).toBe(25.5);
+      },
+      { config: { adminGiftMax: 2_550n } },
+    );
   });
 });
 

@@ -4,6 +4,7 @@ import { deposits, transfers } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTronAddress, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 
 let h: Harness;
 useMoneyHarness((made) => (h = made), { max: 20 });
@@ -56,17 +57,19 @@ describe("Idempotency-Key on money calls", () => {
     const a = await h.signUp();
     const b = await h.signUp();
     const dep = (token: string, transactionId: string) =>
-      h.call("POST", "/api/user/deposit", { token, body: { address: "TW", transactionId, amount: 5 }, headers: withKey("shared") });
-    expect((await dep(a.token, "idem-a")).status).toBe(201);
-    expect((await dep(b.token, "idem-b")).status).toBe(201);
-    const rows = await h.db.select().from(deposits).where(eq(deposits.address, "TW"));
-    expect(rows.filter((r) => r.transactionId.startsWith("idem-")).length).toBe(2);
+      h.call("POST", "/api/user/deposit", { token, body: { address: wallet, transactionId, amount: 5 }, headers: withKey("shared") });
+    const wallet = randomTronAddress();
+    expect((await dep(a.token, randomTxId())).status).toBe(201);
+    expect((await dep(b.token, randomTxId())).status).toBe(201);
+    const rows = await h.db.select().from(deposits).where(eq(deposits.address, wallet));
+    expect(rows.length).toBe(2);
   });
 
   test("admin decisions with a key: a retried accept credits once and answers 200 again instead of 409", async () => {
     const user = await h.signUp();
-    await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: "TW", transactionId: "idem-decide", amount: 40 } });
-    const [pending] = (await h.call("GET", "/api/admin/deposits?status=pending&search=idem-decide", { token: h.adminToken })).body;
+    const transactionId = randomTxId();
+    await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId, amount: 40 } });
+    const [pending] = (await h.call("GET", `/api/admin/deposits?status=pending&search=${transactionId}`, { token: h.adminToken })).body;
     const accept = () =>
       h.call("PUT", `/api/admin/deposits/${pending._id}`, { token: h.adminToken, body: { status: "accepted" }, headers: withKey("decide-1") });
     expect((await accept()).status).toBe(200);

@@ -4,11 +4,13 @@ import { inTransaction } from "../../core/tx";
 import { MAX_AMOUNT, MAX_BALANCE } from "../../shared/constants";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTxId, TRON_SENDER } from "../../testing/chainIds";
 
 // docs/rules.md#money: one amount is at most 1,000,000.00 in every field, and no balance passes
 // MAX_BALANCE; both are refusals (400), never a 500. The harness checks the ledger after each test.
+// Admin gifts up to the largest amount: ADMIN_GIFT_MAX raised to it (its own test is in gifts.test.ts).
 let h: Harness;
-useMoneyHarness((made) => (h = made));
+useMoneyHarness((made) => (h = made), { config: { adminGiftMax: MAX_AMOUNT } });
 
 const TOO_MUCH = "Amount must be at most 1,000,000 USDT.";
 const LIMIT = { msg: "This would take a balance past the maximum of 100,000,000,000 USDT.", code: "balance_limit" };
@@ -20,7 +22,7 @@ test("every amount field refuses more than 1,000,000.00 with 400 'validation' an
   const over = ["1000000.01", 1_000_001, "9999999999999"];
   for (const amount of over) {
     const answers = [
-      await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: "TWallet", transactionId: `tx-${crypto.randomUUID()}`, amount } }),
+      await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount } }),
       await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TWallet", amount } }),
       await h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: other.email } }),
       await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } }),

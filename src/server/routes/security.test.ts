@@ -229,6 +229,10 @@ describe("headers", () => {
       expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("x-auth-token");
       const foreign = await listed.call("GET", "/api/config", { headers: { origin: "https://evil.example" } });
       expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
+      // The admin's paged lists carry their total in X-Total-Count: readable from the listed origin.
+      const page = await listed.call("GET", "/api/admin/deposits", { token: listed.adminToken, headers: { origin: "https://app.example" } });
+      expect(page.headers.get("x-total-count")).toBe("0");
+      expect(page.headers.get("access-control-expose-headers")).toBe("X-Total-Count");
     }, { config: { corsOrigins: ["https://app.example"] } });
   });
 });

@@ -1,5 +1,7 @@
 import { Hono } from "hono";
+import { isVerified } from "../../core/chain/config";
 import { subscribe } from "../../core/newsletter";
+import { NETWORKS } from "../../shared/chain";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
@@ -8,7 +10,16 @@ import { validate } from "../validate";
 
 /** Public odds and ends the web client needs. */
 export const siteRoutes = new Hono<AppEnv>()
-  .get(API.config.path, (c) => reply(c, API.config, { depositWalletAddress: c.get("deps").config.depositWalletAddress }))
+  .get(API.config.path, (c) => {
+    const { config } = c.get("deps");
+    return reply(c, API.config, {
+      depositWalletAddress: config.depositWalletAddress,
+      networks: NETWORKS.map((network) => {
+        const settings = config.chain.networks[network];
+        return { network, depositAddress: settings.depositAddress, verified: isVerified(settings), confirmations: settings.confirmations };
+      }),
+    });
+  })
   .post(API.newsletter.path, validate("json", API.newsletter.body), async (c) => {
     const subscription = await subscribe(c.get("deps").db, c.req.valid("json").email);
     return reply(c, API.newsletter, { msg: subscription === "subscribed" ? MSG.subscribed : MSG.alreadySubscribed });

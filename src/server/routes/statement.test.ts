@@ -79,7 +79,7 @@ test("GET /api/user/transactions reads the ledger from the caller's side, newest
   expect(entries(res.body)).toEqual([
     ["withdrawal", -18.4, null, 85, null, null],
     ["fee", -1.6, "System", 103.4, null, null],
-    ["gift_in", 7, "System", 105, null, null],
+    ["gift_in", 7, "the platform", 105, null, null],
     ["gift_in", 3, "Direct", 98, null, null],
     ["gift_out", -10, "Direct", 95, null, null],
     ["earning", 5, "Direct", 105, "6p", 1],
@@ -93,6 +93,25 @@ test("GET /api/user/transactions reads the ledger from the caller's side, newest
   expect(Number.isNaN(Date.parse(withdrawal.createdAt))).toBe(false);
   expect(Number(withdrawal.id)).toBeGreaterThan(Number(fee.id));
   await h.checkLedger();
+});
+
+test("GET /api/user/transactions and the CSV show an admin gift as a gift from the platform, not from a member named System", async () => {
+  const user = await m.member(undefined, 10, "Gifted");
+  const friend = await m.member(undefined, 10, "Friend");
+  expect((await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount: 7 } })).status).toBe(200);
+  expect((await h.call("POST", "/api/user/gift", { token: friend.token, body: { amount: 2, recipientEmail: user.email } })).status).toBe(200);
+  const rows = (await get(user, "transactions")).body.transactions;
+  expect(rows.map((t: any) => [t.kind, t.amount, t.counterparty?.name ?? null, t.fromPlatform])).toEqual([
+    ["gift_in", 2, "Friend", false],
+    ["gift_in", 7, "the platform", true],
+    ["deposit", 10, null, false],
+  ]);
+  const lines = readCsv((await get(user, "transactions.csv")).body).slice(1);
+  expect(lines.map((fields) => [fields[1], fields[2], fields[3]])).toEqual([
+    ["gift_in", "2.00", "Friend"],
+    ["gift_in", "7.00", "the platform"],
+    ["deposit", "10.00", ""],
+  ]);
 });
 
 test("GET /api/user/transactions shows an unfreeze as paid by the frozen user and earned by its receiver", async () => {
@@ -206,9 +225,9 @@ test("GET /api/user/transactions?kind= keeps the rows of that kind as the member
     expect({ kind, rows: res.body.transactions }).toEqual({ kind, rows: all.filter((t) => t.kind === kind) });
   }
   // Admin gifts and members' gifts are both gift_in; an unfreeze paid to the member is an earning.
-  expect((await get(top, "transactions?kind=gift_in")).body.transactions.map((t: any) => [t.amount, t.counterparty.name])).toEqual([
-    [7, "System"],
-    [3, "Direct"],
+  expect((await get(top, "transactions?kind=gift_in")).body.transactions.map((t: any) => [t.amount, t.counterparty.name, t.fromPlatform])).toEqual([
+    [7, "the platform", true],
+    [3, "Direct", false],
   ]);
   expect((await get(top, "transactions?kind=earning")).body.transactions.map((t: any) => [t.amount, t.counterparty.name, t.program])).toEqual([
     [2.5, "Owner", "3p"],

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { isVerified } from "../../core/chain/config";
 import { findReferrer, searchUsers } from "../../core/users";
 import { requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
 import { API } from "../../shared/contract";
@@ -13,14 +14,20 @@ export const userRoutes = new Hono<AppEnv>()
   .get(API.referrer.path, async (c) =>
     reply(c, API.referrer, await findReferrer(c.get("deps").db, c.req.param("referralId"), c.get("user").id)),
   )
-  .post(API.deposit.path, idempotency, validate("json", API.deposit.body), (c) =>
-    transact(
+  .post(API.deposit.path, idempotency, validate("json", API.deposit.body), async (c) => {
+    const input = c.req.valid("json");
+    const { config, chainWatcher } = c.get("deps");
+    // A network verified on chain: the watcher looks at the new request at once (src/server/chainWatcher.ts).
+    const onChain = isVerified(config.chain.networks[input.network]);
+    const answer = await transact(
       c,
       API.deposit,
-      (tx) => requestDeposit(tx, c.get("user").id, c.req.valid("json")),
-      () => ({ msg: MSG.depositSubmitted }),
-    ),
-  )
+      (tx) => requestDeposit(tx, c.get("user").id, input, { checkOnChain: onChain }),
+      () => ({ msg: onChain ? MSG.depositSubmittedOnChain : MSG.depositSubmitted }),
+    );
+    if (onChain && answer.status === 201) chainWatcher?.poke();
+    return answer;
+  })
   .post(API.withdraw.path, idempotency, validate("json", API.withdraw.body), (c) =>
     transact(
       c,

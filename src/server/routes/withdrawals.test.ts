@@ -161,16 +161,23 @@ describe("PUT /api/admin/withdrawals/{id}", () => {
 });
 
 describe("GET /api/admin/withdrawals", () => {
-  test("GET /api/admin/withdrawals lists the whole history, however long", async () => {
+  test("GET /api/admin/withdrawals pages through the whole history, however long: 50 a page by default, the total in X-Total-Count", async () => {
     const user = await h.signUp();
     const tag = `bulk${crypto.randomUUID().slice(0, 8)}`;
     await h.db.execute(sql`
       INSERT INTO withdrawals (id, user_id, amount, account_type, account_number, status, created_at)
       SELECT ${tag} || '-' || g, ${user.id}, 100, 'USDT TRC20', ${tag} || '-wallet-' || g, 'declined', now() - g * interval '1 second'
       FROM generate_series(1, 600) AS g`);
-    const res = await h.call("GET", `/api/admin/withdrawals?search=${tag}`, { token: h.adminToken });
-    expect(res.body).toHaveLength(600);
-    expect(res.body[599]._id).toBe(`${tag}-600`);
+    const list = (query: string) => h.call("GET", `/api/admin/withdrawals?search=${tag}${query}`, { token: h.adminToken });
+    const first = await list("");
+    expect([first.status, first.body.length, first.headers.get("X-Total-Count")]).toEqual([200, 50, "600"]);
+    expect(first.body[0]._id).toBe(`${tag}-1`);
+    const last = await list("&limit=100&page=6");
+    expect([last.body.length, last.headers.get("X-Total-Count")]).toEqual([100, "600"]);
+    expect(last.body[99]._id).toBe(`${tag}-600`);
+    expect((await list("&page=12")).body.map((r: { _id: string }) => r._id)).toEqual(Array.from({ length: 50 }, (_, i) => `${tag}-${551 + i}`));
+    expect((await list("&page=13")).body).toEqual([]);
+    expect((await list("&limit=101")).body).toEqual({ msg: "Limit must be between 1 and 100.", code: "validation" });
     await h.checkLedger();
   });
 

@@ -4,6 +4,11 @@ import { brand } from "../../ui/content";
 
 export interface Assets {
   css: string[];
+  /**
+   * The stylesheet's text, when it is inlined in a <style> instead of linked (the landing-side
+   * pages: nothing to fetch before the first paint; the CSP allows inline styles, not scripts).
+   */
+  inlineCss?: string;
   /** Module scripts, placed at the end of <body> so no script precedes the content. */
   scripts: string[];
   /** Chunks the entry imports statically, fetched in parallel with it. */
@@ -31,9 +36,11 @@ export function Document({ title, description = brand.blurb, assets, bodyClass =
         <meta name="description" content={description} />
         <meta name="theme-color" content="#0f172a" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-        {assets.css.map((href) => (
-          <link key={href} rel="stylesheet" href={href} />
-        ))}
+        {assets.inlineCss !== undefined ? (
+          <style dangerouslySetInnerHTML={{ __html: assets.inlineCss }} />
+        ) : (
+          assets.css.map((href) => <link key={href} rel="stylesheet" href={href} />)
+        )}
         {assets.preload.map((href) => (
           <link key={href} rel="modulepreload" href={href} />
         ))}

@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { subscribe } from "../../core/newsletter";
+import type { Db } from "../../db/client";
 import { MSG } from "../../shared/messages";
 import { isPage, PAGES, type PagePath } from "../../shared/pages";
 import { newsletterSchema } from "../../shared/schemas";
@@ -11,7 +12,9 @@ import { HowItWorksPage } from "./howItWorks/HowItWorksPage";
 import { LandingPage } from "./landing/LandingPage";
 import { manifestReader, PUBLIC_DIR, type Manifest } from "./manifest";
 import { NotFoundPage } from "./NotFoundPage";
-import { levelPrices, platformFigures } from "./pageData";
+import { FastPages, fastPagesOf, PageCache } from "./pageCache";
+import { levelPrices, NO_PRICES, platformFigures } from "./pageData";
+import { publicFile } from "./publicFiles";
 import { ShellPage, type ShellKind } from "./ShellPage";
 import type { NewsletterNotice } from "./SiteFooter";
 import { slotTables } from "./slots";
@@ -37,31 +40,85 @@ const NOTICES: Record<string, NewsletterNotice> = {
   invalid: { ok: false, text: "Please enter a valid email address." },
 };
 
-/** Pages and assets, mounted after the API by createApp(deps, { web: mountWeb }). */
+/**
+ * The stylesheet of a manifest as text, to inline in the landing-side pages: read once per
+ * build (the names are content-hashed); undefined when a file cannot be read, and the pages
+ * link it instead.
+ */
+function stylesheetReader(root: string): (manifest: Manifest | null) => Promise<string | undefined> {
+  const read = new Map<string, Promise<string | undefined>>();
+  return (manifest) => {
+    if (!manifest || manifest.css.length === 0) return Promise.resolve(undefined);
+    const key = manifest.css.join("\n");
+    let text = read.get(key);
+    if (!text) {
+      text = (async () => {
+        const parts: string[] = [];
+        for (const href of manifest.css) {
+          const file = publicFile(root, href);
+          if (!file || !(await file.exists())) return undefined;
+          parts.push(await file.text());
+        }
+        const css = parts.join("\n");
+        return /<\/style/i.test(css) ? undefined : css;
+      })().catch(() => undefined);
+      if (read.size > 8) read.clear();
+      read.set(key, text);
+    }
+    return text;
+  };
+}
+
+/**
+ * Pages and assets, mounted after the API by createApp(deps, { web: mountWeb }).
+ *
+ * The landing page (each newsletter notice a variant of its own), /how-it-works and the app
+ * shells are the same for everyone: they are rendered once per content (prices, platform
+ * figures, build) and served from memory, compressed ahead, with an ETag (./pageCache.ts).
+ */
 export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   const fixed = options.manifest;
   const manifest = fixed !== undefined ? () => fixed : manifestReader();
-  const assets = (bundle: "landing" | "app"): Assets => {
-    const m = manifest();
-    return m ? { css: m.css, scripts: [m[bundle].entry], preload: m[bundle].preload } : NO_ASSETS;
+  const publicDir = options.publicDir ?? PUBLIC_DIR;
+  const stylesheet = stylesheetReader(publicDir);
+  const assets = (m: Manifest | null, bundle: "landing" | "app"): Assets =>
+    m ? { css: m.css, scripts: [m[bundle].entry], preload: m[bundle].preload } : NO_ASSETS;
+  /** The landing-side pages inline the stylesheet: no request before the first paint. */
+  const landingAssets = async (m: Manifest | null): Promise<Assets> => {
+    const inlineCss = await stylesheet(m);
+    return inlineCss === undefined ? assets(m, "landing") : { ...assets(m, "landing"), inlineCss };
   };
 
-  // HTML is small but compresses ~5x; assets come precompressed from the build instead.
-  const html = (c: Context<AppEnv>, body: string, status: 200 | 404 = 200) =>
-    c.html(body, status, { "Cache-Control": "no-cache" });
+  // The server answers these pages ahead of the app once it has served them (serverFetch).
+  fastPagesOf.set(app, new FastPages());
+  // One cache per database (a test may mount one app on several).
+  const caches = new WeakMap<Db, PageCache>();
+  const pages = (c: Context<AppEnv>) => {
+    const { db } = c.get("deps");
+    let cache = caches.get(db);
+    if (!cache) caches.set(db, (cache = new PageCache(db, manifest)));
+    return cache;
+  };
 
-  app.get(PAGES.home, compress(), async (c) => {
-    const [prices, figures] = await Promise.all([levelPrices(c), platformFigures(c)]);
-    const notice = NOTICES[c.req.query("newsletter") ?? ""] ?? null;
-    const page = <LandingPage assets={assets("landing")} prices={prices} figures={figures} slots={slotTables()} notice={notice} />;
-    return html(c, renderDocument(page));
+  app.get(PAGES.home, (c) => {
+    const wanted = c.req.query("newsletter");
+    const variant = wanted !== undefined && Object.hasOwn(NOTICES, wanted) ? wanted : "";
+    return pages(c).serve(c, `home?${variant}`, async () => {
+      const m = manifest();
+      const [prices, figures, pageAssets] = await Promise.all([levelPrices(c), platformFigures(c), landingAssets(m)]);
+      const notice = variant ? NOTICES[variant]! : null;
+      const page = <LandingPage assets={pageAssets} prices={prices ?? NO_PRICES} figures={figures} slots={slotTables()} notice={notice} />;
+      return { html: renderDocument(page), complete: prices !== null && figures !== null };
+    });
   });
 
   // Server-rendered like the landing page, and as light: its only script is the landing island.
-  app.get("*", compress(), async (c, next) => {
+  app.get("*", async (c, next) => {
     if (!isPage(c.req.path, PAGES.howItWorks)) return next();
-    const prices = await levelPrices(c);
-    return html(c, renderDocument(<HowItWorksPage assets={assets("landing")} prices={prices} slots={slotTables()} />));
+    return pages(c).serve(c, "how-it-works", async () => {
+      const [prices, pageAssets] = await Promise.all([levelPrices(c), landingAssets(manifest())]);
+      return { html: renderDocument(<HowItWorksPage assets={pageAssets} prices={prices ?? NO_PRICES} slots={slotTables()} />), complete: prices !== null };
+    });
   });
 
   app.post("/newsletter", bodyLimit({ maxSize: 4096 }), async (c) => {
@@ -75,13 +132,19 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     return c.redirect(`${PAGES.home}?newsletter=${outcome}#newsletter`, 303);
   });
 
-  app.get("*", compress(), async (c, next) => {
+  app.get("*", async (c, next) => {
     const shell = SHELLS.find((s) => isPage(c.req.path, s.page, s));
     if (!shell) return next();
-    return html(c, renderDocument(<ShellPage assets={assets("app")} kind={shell.kind} title={shell.title} />));
+    return pages(c).serve(c, `shell:${shell.page}`, () => ({
+      html: renderDocument(<ShellPage assets={assets(manifest(), "app")} kind={shell.kind} title={shell.title} />),
+      complete: true,
+    }));
   });
 
-  app.use("*", servePublic(options.publicDir ?? PUBLIC_DIR));
+  app.use("*", servePublic(publicDir));
 
-  app.get("*", compress(), (c) => html(c, renderDocument(<NotFoundPage assets={assets("landing")} path={c.req.path} />), 404));
+  // Each path its own page (it names the path): rendered per request, and rare.
+  app.get("*", compress(), (c) =>
+    c.html(renderDocument(<NotFoundPage assets={assets(manifest(), "landing")} path={c.req.path} />), 404, { "Cache-Control": "no-cache" }),
+  );
 }

@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { CHAIN_VERDICTS, NETWORKS } from "../chain";
 import { AUDIT_ACTIONS, WITHDRAWAL_METHODS } from "../constants";
 import * as S from "../schemas";
 import { levelPrice } from "./public";
@@ -18,7 +19,43 @@ const requestBase = {
   reason: z.nullable(z.string()),
 };
 
-export const depositRequest = entity({ ...requestBase, address: z.string(), transactionId: z.string() });
+/**
+ * What the last look at the chain found for a deposit (src/core/chain/verify.ts), as recorded:
+ * the verdict, whether the transaction was found and succeeded, the transfer that matches or
+ * comes closest (token, sender, recipient as the network writes addresses; the amount in USDT
+ * when the token is USDT, else in the token's own units), and the confirmations.
+ */
+export const chainEvidence = z.object({
+  verdict: z.enum(CHAIN_VERDICTS),
+  /** When the look was taken, ISO 8601 (kept as recorded). */
+  checkedAt: z.string(),
+  found: z.boolean(),
+  status: z.nullable(z.enum(["success", "reverted"])),
+  blockNumber: z.nullable(z.string()),
+  confirmations: z.nullable(z.int()),
+  requiredConfirmations: z.int(),
+  token: z.nullable(z.string()),
+  tokenIsUsdt: z.boolean(),
+  from: z.nullable(z.string()),
+  to: z.nullable(z.string()),
+  amount: z.nullable(z.string()),
+  transfers: z.int(),
+  error: z.nullable(z.string()),
+});
+
+export const depositRequest = entity({
+  ...requestBase,
+  address: z.string(),
+  /** As recorded: the ID as the network writes it; for an old request, the text that was typed. */
+  transactionId: z.string(),
+  network: z.enum(NETWORKS),
+  /** The canonical ID as the network writes it; null for an old request whose text was no valid ID (or repeated a live one's). */
+  canonicalTransactionId: z.nullable(z.string()),
+  /** The last look at the chain; null when the network is not verified on chain (or not looked at yet). */
+  chain: z.nullable(chainEvidence),
+  /** The platform will look again (too few confirmations, a node error, not found yet). */
+  checking: z.boolean(),
+});
 export const depositRequests = z.array(depositRequest);
 
 export const withdrawalRequest = entity({
@@ -27,6 +64,8 @@ export const withdrawalRequest = entity({
   fee: z.nullable(money),
   accountType: z.enum(WITHDRAWAL_METHODS),
   accountNumber: z.string(),
+  /** The payout's transaction ID as the network writes it, when the admin recorded it on accepting. */
+  payoutTransactionId: z.nullable(z.string()),
 });
 export const withdrawalRequests = z.array(withdrawalRequest);
 
@@ -44,6 +83,8 @@ export const auditEntry = z.object({
   after: z.nullable(z.record(z.string(), z.unknown())),
   adminName: z.string(),
   adminEmail: z.string(),
+  /** `platform`: the platform decided by itself (a deposit verified on chain); adminName is then "Platform". */
+  actor: z.enum(["admin", "platform"]),
 });
 export const auditPage = z.object({ entries: z.array(auditEntry), page: z.int(), totalPages: z.int() });
 
@@ -51,6 +92,11 @@ export const levelUpdated = z.object({ msg: z.string(), level: levelPrice });
 
 export const ADMIN = {
   updateLevel: endpoint({ method: "PATCH", path: "/programs/:program/levels/:level", body: S.levelPriceSchema, response: levelUpdated }),
+  /**
+   * The request lists take `page` and `limit` (REQUEST_PAGE_SIZE by default, at most
+   * MAX_PAGE_LIMIT) and answer one page, newest first, still a bare array as the earlier client
+   * reads it; the number of matching requests in all is the TOTAL_COUNT_HEADER (X-Total-Count).
+   */
   deposits: endpoint({ method: "GET", path: "/admin/deposits", query: S.historyQuery, response: depositRequests }),
   withdrawals: endpoint({ method: "GET", path: "/admin/withdrawals", query: S.historyQuery, response: withdrawalRequests }),
   decideDeposit: endpoint({ method: "PUT", path: "/admin/deposits/:id", body: S.decisionSchema, response: message }),

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { LEVEL_ACTIONS, MISSED_REASONS, REQUEST_STATUSES, REQUEST_TYPES, SLOT_OUTCOMES, STATEMENT_KINDS } from "../constants";
+import { NETWORKS } from "../chain";
 import * as S from "../schemas";
 import { endpoint, entity, levelStatus, message, money, program, timestamp } from "./wire";
 
@@ -76,6 +77,12 @@ export const transaction = z.object({
   /** Signed from the member's side: money in is positive, money out negative. */
   amount: money,
   counterparty: z.nullable(z.object({ name: z.string() })),
+  /**
+   * An admin gift (kind `gift_in`): money from the platform's own funds, not from a member; its
+   * counterparty is named "the platform". Read as "Gift from the platform". The server always
+   * sends it; optional so that a client reading an earlier server's answer still decodes it.
+   */
+  fromPlatform: z.optional(z.boolean()),
   balanceAfter: money,
   program: z.nullable(program),
   level: z.nullable(z.int()),
@@ -110,6 +117,10 @@ export const memberRequest = entity({
   method: z.nullable(z.string()),
   /** An accepted withdrawal: the fee kept; else null. */
   fee: z.nullable(money),
+  /** The network: a deposit's, or the one a withdrawal is paid on. */
+  network: z.enum(NETWORKS),
+  /** A deposit: its transaction ID; a withdrawal: the payout's, once the admin recorded it (else null). */
+  transactionId: z.nullable(z.string()),
 });
 export const requestPage = z.object({ items: z.array(memberRequest), page: z.int(), totalPages: z.int() });
 

@@ -1,11 +1,28 @@
 import * as z from "zod/mini";
+import { NETWORKS } from "../chain";
 import * as S from "../schemas";
 import { endpoint, message, money } from "./wire";
 
 /** What anyone may read: the level prices, the site's settings, the newsletter. */
 
 
-export const siteConfig = z.object({ depositWalletAddress: z.string() });
+/** One network a deposit can be sent on, as the deposit page shows it. */
+export const depositNetwork = z.object({
+  network: z.enum(NETWORKS),
+  /** Our address on that network: where members send USDT. */
+  depositAddress: z.string(),
+  /** Whether deposits on it are verified on chain and credited without an admin. */
+  verified: z.boolean(),
+  /** Confirmations a transfer needs before it is credited. */
+  confirmations: z.int(),
+});
+
+export const siteConfig = z.object({
+  /** The TRC20 deposit address (what the earlier client shows). */
+  depositWalletAddress: z.string(),
+  /** Every network a deposit can be sent on, TRC20 first. */
+  networks: z.array(depositNetwork),
+});
 
 export const levelPrice = z.object({ level: z.int(), cost: money, unfreezeCost: money });
 export const levelPrices = z.array(levelPrice);

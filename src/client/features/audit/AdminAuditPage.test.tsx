@@ -20,6 +20,7 @@ function entry(id: string, action: AuditEntry["action"], target: [string, string
     after,
     adminName: "Root Admin",
     adminEmail: "admin@example.com",
+    actor: "admin",
   };
 }
 

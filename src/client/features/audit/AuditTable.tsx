@@ -41,7 +41,11 @@ const columns: Column<AuditEntry>[] = [
     cell: (entry) => (
       <>
         <span className="block">{entry.adminName}</span>
-        <EmailText email={entry.adminEmail} className="muted block text-xs" />
+        {entry.actor === "platform" ? (
+          <span className="muted block text-xs">automatic, on chain evidence</span>
+        ) : (
+          <EmailText email={entry.adminEmail} className="muted block text-xs" />
+        )}
       </>
     ),
   },

@@ -1,40 +1,88 @@
 import toast from "react-hot-toast";
+import { type Network, NETWORK_INFO, NETWORKS, networkName } from "../../../shared/chain";
 import { CopyButton } from "../../components/CopyButton";
 import { ErrorState } from "../../components/ErrorState";
+import { QrCode } from "../../components/QrCode";
 import { Spinner } from "../../components/Spinner";
 import { useConfig } from "./api/getConfig";
 
 /** A widely used non-custodial wallet with USDT on TRON and BNB Smart Chain. */
 const WALLET_APP_URL = "https://play.google.com/store/apps/details?id=com.wallet.crypto.trustapp";
 
-/** Where to send the USDT, with a copy button and a link to get a wallet. */
-export function DepositAddress() {
+/** Chains people send USDT on by mistake, for the warning: the other network's, and Ethereum's. */
+const otherChains = (network: Network) => [...NETWORKS.filter((n) => n !== network).map((n) => NETWORK_INFO[n].chain), "Ethereum"].join(" or ");
+
+interface DepositAddressProps {
+  network: Network;
+  onNetworkChange: (network: Network) => void;
+}
+
+/**
+ * Where to send the USDT: the member picks the network, and sees that network's address, named
+ * beside it, as text to copy and as a QR code drawn in the browser, with the warning that USDT
+ * sent on another network is lost.
+ */
+export function DepositAddress({ network, onNetworkChange }: DepositAddressProps) {
   const config = useConfig();
+  const networks = config.data?.networks ?? [];
+  const chosen = networks.find((n) => n.network === network) ?? networks[0];
   return (
-    <section className="card flex flex-col gap-3" aria-labelledby="deposit-address-title">
+    <section className="card flex flex-col gap-4" aria-labelledby="deposit-address-title">
       <h2 id="deposit-address-title" className="card-title">
         Send USDT to this address
       </h2>
       {config.isPending && <Spinner label="Loading the deposit address..." />}
       {config.isError && <ErrorState message="Could not load the deposit address." onRetry={() => void config.refetch()} />}
-      {config.data && (
-        <div className="flex flex-col gap-3 sm:flex-row sm:items-center">
-          <code className="flex-1 break-all rounded-control bg-ink-deep px-3 py-2 font-mono text-sm text-figure-blue">
-            {config.data.depositWalletAddress}
-          </code>
-          <CopyButton
-            text={config.data.depositWalletAddress}
-            label="Copy address"
-            onCopied={() => toast.success("Address copied to clipboard!")}
-          />
-        </div>
+      {chosen && (
+        <>
+          <fieldset className="m-0 flex flex-col gap-2 border-0 p-0">
+            <legend className="field-label">Network</legend>
+            <div className="flex flex-wrap gap-2">
+              {networks.map((n) => (
+                <label
+                  key={n.network}
+                  className={`btn btn-sm ${n.network === chosen.network ? "btn-primary" : "btn-secondary"} focus-within:outline-2 focus-within:outline-solid focus-within:outline-focus focus-within:outline-offset-2`}
+                >
+                  <input
+                    type="radio"
+                    name="deposit-network"
+                    value={n.network}
+                    checked={n.network === chosen.network}
+                    onChange={() => onNetworkChange(n.network)}
+                    className="sr-only"
+                  />
+                  {networkName(n.network)}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+            <QrCode text={chosen.depositAddress} label={`QR code of the ${networkName(chosen.network)} deposit address`} />
+            <div className="flex min-w-0 flex-1 flex-col gap-3">
+              <p className="m-0 text-sm font-semibold text-fg" data-testid="deposit-network-name">
+                USDT on {networkName(chosen.network)}
+              </p>
+              <code className="break-all rounded-control bg-ink-deep px-3 py-2 font-mono text-sm text-figure-blue">{chosen.depositAddress}</code>
+              <CopyButton text={chosen.depositAddress} label="Copy address" onCopied={() => toast.success("Address copied to clipboard!")} />
+            </div>
+          </div>
+          <p role="note" className="m-0 rounded-control border border-declined/50 bg-declined/10 px-3 py-2 text-sm text-fg">
+            <strong>Send only USDT on {networkName(chosen.network)} to this address.</strong> Funds sent on another network, such as{" "}
+            {otherChains(chosen.network)}, are lost and cannot be recovered.
+          </p>
+          <p className="muted m-0 text-sm">
+            {chosen.verified
+              ? `After sending, submit the form: the deposit is credited automatically once the transaction has ${chosen.confirmations} confirmations on ${NETWORK_INFO[chosen.network].chain}.`
+              : "After sending, submit the form so an admin can credit your balance."}
+          </p>
+        </>
       )}
-      <p className="muted text-sm">
+      <p className="muted m-0 text-sm">
         No wallet yet?{" "}
         <a className="link" href={WALLET_APP_URL} target="_blank" rel="noopener noreferrer">
           Get Trust Wallet on Google Play
         </a>
-        . After sending, submit the form so an admin can credit your balance.
+        .
       </p>
     </section>
   );

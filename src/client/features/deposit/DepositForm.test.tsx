@@ -8,6 +8,8 @@ useDom();
 
 const fill = (label: string, value: string) => fireEvent.change(screen.getByLabelText(label), { target: { value } });
 const KEY = /^[0-9a-f-]{36}$/;
+const TRON_ADDRESS = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const TX = "ab".repeat(32);
 const submit = () => fireEvent.click(screen.getByRole("button", { name: "Submit deposit" }));
 
 test("the deposit form names every missing field and sends nothing", async () => {
@@ -23,8 +25,8 @@ test("the deposit form names every missing field and sends nothing", async () =>
 test("the deposit form refuses an amount below the 1 USDT minimum", async () => {
   const seen = serveFetch(() => json({}));
   renderClient(<DepositForm />);
-  fill("Your wallet address", "TXyz");
-  fill("Transaction ID", "abc123");
+  fill("Your wallet address", TRON_ADDRESS);
+  fill("Transaction ID", TX);
   fill("Amount (USDT)", "0.5");
   submit();
   expect(await screen.findByText("The minimum deposit is 1 USDT.")).toBeTruthy();
@@ -37,12 +39,12 @@ test("the deposit form refuses an amount below the 1 USDT minimum", async () => 
 test("a valid deposit is posted, shows the server's message and empties the form", async () => {
   const seen = serveFetch(() => json({ msg: "Deposit request submitted successfully." }, 201));
   renderClient(<DepositForm />);
-  fill("Your wallet address", "TXyz");
-  fill("Transaction ID", "abc123");
+  fill("Your wallet address", TRON_ADDRESS);
+  fill("Transaction ID", TX);
   fill("Amount (USDT)", "12.50");
   submit();
   expect(await screen.findByText("Deposit request submitted successfully.")).toBeTruthy();
-  expect(await seen[0]!.json()).toEqual({ address: "TXyz", transactionId: "abc123", amount: "12.50" });
+  expect(await seen[0]!.json()).toEqual({ network: "TRC20", address: TRON_ADDRESS, transactionId: TX, amount: "12.50" });
   expect(seen[0]!.headers.get("Idempotency-Key")).toMatch(KEY);
   await waitFor(() => expect((screen.getByLabelText("Amount (USDT)") as HTMLInputElement).value).toBe(""));
 });
@@ -50,12 +52,38 @@ test("a valid deposit is posted, shows the server's message and empties the form
 test("a refused deposit shows the server's reason, or 'Submission failed.' when it gave none", async () => {
   serveFetch(() => json({ msg: "This transaction ID has already been submitted." }, 400));
   renderClient(<DepositForm />);
-  fill("Your wallet address", "TXyz");
-  fill("Transaction ID", "abc123");
+  fill("Your wallet address", TRON_ADDRESS);
+  fill("Transaction ID", TX);
   fill("Amount (USDT)", "5");
   submit();
   expect(await screen.findByText("This transaction ID has already been submitted.")).toBeTruthy();
   serveFetch(() => new Response("boom", { status: 502 }));
   submit();
   expect(await screen.findByText("Submission failed.")).toBeTruthy();
+});
+
+test("the form refuses, with the reason, a transaction ID or an address that is not the network's, and sends nothing", async () => {
+  const seen = serveFetch(() => json({}));
+  renderClient(<DepositForm network="TRC20" />);
+  fill("Your wallet address", "0x52908400098527886E0F7030069857D2E4169EE7");
+  fill("Transaction ID", `0x${TX}`);
+  fill("Amount (USDT)", "5");
+  submit();
+  expect(await screen.findByText(/A TRC20 \(TRON\) transaction ID is 64 characters 0-9 and a-f, without 0x/)).toBeTruthy();
+  expect(screen.getByText(/A TRC20 \(TRON\) address starts with T/)).toBeTruthy();
+  fill("Transaction ID", `${TX}\u200b`);
+  expect(await screen.findByText(/invisible character/)).toBeTruthy();
+  expect(seen).toHaveLength(0);
+});
+
+test("on BEP20 the form takes 0x IDs and addresses, and names the network in the request", async () => {
+  const seen = serveFetch(() => json({ msg: "Deposit request submitted successfully." }, 201));
+  renderClient(<DepositForm network="BEP20" />);
+  expect(screen.getByText("Network: BEP20 (BNB Smart Chain)")).toBeTruthy();
+  fill("Your wallet address", "0x52908400098527886E0F7030069857D2E4169EE7");
+  fill("Transaction ID", `0X${TX.toUpperCase()}`);
+  fill("Amount (USDT)", "7");
+  submit();
+  expect(await screen.findByText("Deposit request submitted successfully.")).toBeTruthy();
+  expect(await seen[0]!.json()).toEqual({ network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7", transactionId: `0x${TX}`, amount: "7.00" });
 });

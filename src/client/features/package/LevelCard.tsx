@@ -57,7 +57,8 @@ export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onB
             </dd>
           </>
         )}
-        {status !== "locked" && (
+        {/* A frozen level's slots are emptied; what filled them is in its panel, cycle by cycle. */}
+        {status === "active" && (
           <>
             <dt className="muted">Slots</dt>
             <dd className="text-right tabular-nums">

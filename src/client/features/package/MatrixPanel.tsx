@@ -77,7 +77,7 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
           {data.missed > 0n && (
             <>
               {" "}
-              · Missed: <Money value={data.missed} className="text-frozen" />
+              · Missed: <Money value={data.missed} className="text-pending" />
             </>
           )}
         </p>

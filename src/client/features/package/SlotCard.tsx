@@ -41,11 +41,12 @@ export function SlotCard({ program, slot }: { program: ProgramId; slot: MatrixSl
               <DateTime value={slot.filledAt} />
             </p>
           )}
-          <p className={`flex flex-wrap items-center gap-x-1 text-sm ${up ? "text-figure-violet" : "text-active"}`}>
-            <Icon name={up ? "up" : "check"} />
+          {/* The icon stays beside the first line of its text, however narrow the slot. */}
+          <p className={`flex items-start gap-1 text-sm ${up ? "text-figure-violet" : "text-active"}`}>
+            <Icon name={up ? "up" : "check"} className="mt-0.5" />
             <span className="min-w-0 break-words">{up ? `Passed up to ${payee(slot.to)}` : "Paid to you"}</span>
-            {slot.amount !== null && <Money value={slot.amount} className="text-fg" />}
           </p>
+          {slot.amount !== null && <Money value={slot.amount} className="text-sm text-fg" />}
         </>
       ) : (
         <p className={`flex items-center gap-1 text-xs ${up ? "text-figure-violet" : "muted"}`}>

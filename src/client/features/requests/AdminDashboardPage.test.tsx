@@ -18,6 +18,10 @@ const deposit = {
   createdAt: "2026-03-01T10:00:00.000Z",
   decidedAt: null,
   reason: null,
+  network: "TRC20",
+  canonicalTransactionId: null,
+  chain: null,
+  checking: false,
 };
 const withdrawal = {
   _id: "w1",
@@ -31,6 +35,7 @@ const withdrawal = {
   createdAt: "2026-03-01T11:00:00.000Z",
   decidedAt: null,
   reason: null,
+  payoutTransactionId: null,
 };
 
 /** The admin's dashboard on stubbed lists; every PUT is answered with `decided` and recorded. */
@@ -162,4 +167,65 @@ test("the dashboard says 'Could not load dashboard data.' when a list fails to l
   renderClient(<AdminDashboardPage />, { me: admin });
   expect(await screen.findByText("Could not load dashboard data.")).toBeTruthy();
   expect(screen.getByText("No pending requests.")).toBeTruthy();
+});
+
+/** A page of the list as the server answers it: the rows, and the total in X-Total-Count. */
+function pageOf(rows: unknown[], total: number) {
+  const answer = json(rows);
+  answer.headers.set("X-Total-Count", String(total));
+  return answer;
+}
+
+test("the pending lists come a page of 50 at a time, with the total shown, and Next asks for the next page", async () => {
+  const many = (page: number) =>
+    Array.from({ length: page < 3 ? 50 : 20 }, (_, i) => ({ ...deposit, _id: `d${(page - 1) * 50 + i}`, userName: `Member ${(page - 1) * 50 + i}` }));
+  const seen = serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (url.pathname === "/api/admin/deposits") return pageOf(many(Number(url.searchParams.get("page"))), 120);
+    return pageOf([], 0);
+  });
+  renderClient(<AdminDashboardPage />, { me: admin });
+  expect(await screen.findByText("Showing 1–50 of 120 pending deposits")).toBeTruthy();
+  expect(screen.getAllByRole("button", { name: /^Accept deposit of / })).toHaveLength(50);
+  expect(screen.getByText("Page 1 of 3")).toBeTruthy();
+  const asked = () => seen.filter((r) => new URL(r.url).pathname === "/api/admin/deposits").map((r) => new URL(r.url).search);
+  expect(asked()).toEqual(["?status=pending&page=1&limit=50"]);
+  fireEvent.click(screen.getByRole("button", { name: "Next" }));
+  expect(await screen.findByText("Showing 51–100 of 120 pending deposits")).toBeTruthy();
+  fireEvent.click(await screen.findByRole("button", { name: "Next" }));
+  expect(await screen.findByText("Showing 101–120 of 120 pending deposits")).toBeTruthy();
+  expect(screen.getAllByRole("button", { name: /^Accept deposit of / })).toHaveLength(20);
+  expect((screen.getByRole("button", { name: "Next" }) as HTMLButtonElement).disabled).toBe(true);
+  fireEvent.click(screen.getByRole("button", { name: "Previous" }));
+  expect(await screen.findByText("Showing 51–100 of 120 pending deposits")).toBeTruthy();
+  expect(asked()).toEqual(["?status=pending&page=1&limit=50", "?status=pending&page=2&limit=50", "?status=pending&page=3&limit=50"]);
+  // The withdrawals have no pages of their own to turn: one pager on the screen.
+  expect(screen.getAllByRole("navigation", { name: "Pagination" })).toHaveLength(1);
+});
+
+test("when decisions empty the last page, the dashboard steps back to the new last page", async () => {
+  let total = 51;
+  serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (request.method === "PUT") {
+      total = 50;
+      return json({ msg: "Request successfully accepted." });
+    }
+    if (url.pathname === "/api/admin/deposits") {
+      const page = Number(url.searchParams.get("page"));
+      const count = Math.max(0, Math.min(50, total - (page - 1) * 50));
+      return pageOf(Array.from({ length: count }, (_, i) => ({ ...deposit, _id: `d${page}-${i}`, userName: `P${page} ${i}` })), total);
+    }
+    return pageOf([], 0);
+  });
+  renderClient(<AdminDashboardPage />, { me: admin });
+  await screen.findByText("Showing 1–50 of 51 pending deposits");
+  fireEvent.click(screen.getByRole("button", { name: "Next" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Accept deposit of P2 0" }));
+  await dialog();
+  fireEvent.click(screen.getByRole("button", { name: "Yes, accept" }));
+  expect(await screen.findByText("Showing 1–50 of 50 pending deposits")).toBeTruthy();
+  expect(screen.queryByRole("navigation", { name: "Pagination" })).toBeNull();
 });

@@ -4,6 +4,7 @@ import { Money } from "../../components/Money";
 import type { DepositRequest } from "./api/getDeposits";
 import { LongId } from "../../components/LongText";
 import { dateColumn, statusOrActions, userColumn } from "./columns";
+import { ChainEvidence, DepositTransaction } from "./ChainEvidence";
 
 interface DepositTableProps {
   rows: DepositRequest[];
@@ -18,7 +19,8 @@ export function DepositTable({ rows, caption, actions }: DepositTableProps) {
     userColumn(),
     { header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} /> },
     { header: "From wallet", cell: (row) => <LongId value={row.address} label="wallet address" /> },
-    { header: "Transaction ID", cell: (row) => <LongId value={row.transactionId} label="transaction ID" /> },
+    { header: "Transaction ID", cell: (row) => <DepositTransaction row={row} /> },
+    { header: "On chain", cell: (row) => <ChainEvidence row={row} /> },
     statusOrActions(actions),
   ];
   return <DataTable caption={caption} rows={rows} rowKey={(row) => row.id} columns={columns} />;

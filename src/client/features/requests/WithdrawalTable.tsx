@@ -23,6 +23,10 @@ export function WithdrawalTable({ rows, caption, actions }: WithdrawalTableProps
     { header: "To send", numeric: true, cell: (row) => <Money value={toSend(row)} /> },
     { header: "Method", cell: (row) => <span className="whitespace-nowrap">{row.accountType}</span> },
     { header: "Wallet", cell: (row) => <LongId value={row.accountNumber} label="wallet address" /> },
+    // The history: the payout's transaction ID, when the admin recorded it on accepting.
+    ...(actions
+      ? []
+      : [{ header: "Payout transaction", cell: (row: WithdrawalRequest) => (row.payoutTransactionId ? <LongId value={row.payoutTransactionId} label="payout transaction ID" /> : <span className="muted">—</span>) }]),
     statusOrActions(actions),
   ];
   return <DataTable caption={caption} rows={rows} rowKey={(row) => row.id} columns={columns} />;

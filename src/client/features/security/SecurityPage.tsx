@@ -8,7 +8,7 @@ import { Spinner } from "../../components/Spinner";
 import { failureMessage } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useBeginSetup, useDisableTwoFactor, useEnableTwoFactor, useTwoFactorStatus } from "./api/twoFactor";
-import { QrCode } from "./QrCode";
+import { QrCode } from "../../components/QrCode";
 
 /**
  * Security: two-factor authentication for any member (admins may be required to use it,

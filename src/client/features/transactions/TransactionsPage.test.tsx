@@ -47,6 +47,26 @@ test("the statement shows kinds in words, signed amounts and the balance after, 
   expect(statementCalls.map((r) => new URL(r.url).search)).toEqual(["?page=1", "?page=2"]);
 });
 
+test("an admin gift reads 'Gift from the platform', a member's gift 'Gift received'", async () => {
+  serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(me));
+    if (url.pathname === "/api/user/requests") return json(noRequests);
+    const transactions = [
+      row("t2", "gift_in", 7, 27, { counterparty: { name: "the platform" }, fromPlatform: true }),
+      row("t1", "gift_in", 20, 20, { counterparty: { name: "Grace" }, fromPlatform: false }),
+    ];
+    return json({ transactions, page: 1, totalPages: 1 });
+  });
+  renderClient(<TransactionsPage />, { me });
+  const table = await screen.findByRole("table", { name: "Your transactions, newest first" });
+  const rows = within(table).getAllByRole("row").slice(1);
+  expect(within(rows[0]!).getByText("Gift from the platform")).toBeTruthy();
+  expect(within(rows[0]!).getByText("the platform")).toBeTruthy();
+  expect(within(rows[1]!).getByText("Gift received")).toBeTruthy();
+  expect(within(rows[1]!).getByText("Grace")).toBeTruthy();
+});
+
 test("an empty statement says 'No transactions yet.'", async () => {
   serveFetch((request) => {
     const path = new URL(request.url).pathname;

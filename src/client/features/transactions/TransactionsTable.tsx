@@ -2,7 +2,7 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { DateTime } from "../../components/DateTime";
 import { Money } from "../../components/Money";
 import type { Transaction } from "./api/getTransactions";
-import { kindLabel } from "./kinds";
+import { transactionLabel } from "./kinds";
 
 const columns: Column<Transaction>[] = [
   { header: "Date", cell: (row) => <DateTime value={row.createdAt} /> },
@@ -10,7 +10,7 @@ const columns: Column<Transaction>[] = [
     header: "Type",
     cell: (row) => (
       <>
-        <span className="block">{kindLabel(row.kind)}</span>
+        <span className="block">{transactionLabel(row)}</span>
         {row.program && row.level !== null && (
           <span className="muted block text-xs">
             {row.program.toUpperCase()} · Level {row.level}

@@ -99,3 +99,29 @@ test("a gift from system funds posts the amount under a new Idempotency-Key per 
   expect(second).toMatch(/^[0-9a-f-]{36}$/);
   expect(second).not.toBe(first!);
 });
+
+test("an admin's row offers neither Gift nor Delete: gifts from system funds go to members only", async () => {
+  const root = { _id: "a1", name: "Root", email: "admin@example.com", role: "admin", balance: 0, createdAt: "2026-01-01T00:00:00.000Z" };
+  serve(() => json({ users: [ada, root], totalPages: 1 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  expect(await screen.findByRole("button", { name: "Gift to Ada" })).toBeTruthy();
+  expect(screen.getByText("admin@example.com")).toBeTruthy();
+  expect(screen.queryByRole("button", { name: "Gift to Root" })).toBeNull();
+  expect(screen.queryByRole("button", { name: "Delete Root" })).toBeNull();
+});
+
+test("a gift the server refuses (above ADMIN_GIFT_MAX) shows the server's reason", async () => {
+  const refusal = { msg: "A gift from system funds can be at most 10,000 USDT.", code: "admin_gift_too_large" };
+  serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (request.method === "POST") return json(refusal, 400);
+    return json({ users: [ada], totalPages: 1 });
+  });
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+  fireEvent.change(await screen.findByLabelText("Amount (USDT)"), { target: { value: "10000.01" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Yes, send it" }));
+  expect(await screen.findByText(refusal.msg)).toBeTruthy();
+});

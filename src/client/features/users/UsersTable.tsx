@@ -41,10 +41,12 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
       end: true,
       cell: (user) => (
         <span className="flex justify-end gap-2">
-          <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onGift(user)}>
-            Gift<span className="sr-only"> to {user.name}</span>
-          </button>
-          {/* The server refuses to delete admins; the button is not offered. */}
+          {/* Gifts from system funds go to members only, and admins cannot be deleted: the server refuses both. */}
+          {user.role !== "admin" && (
+            <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onGift(user)}>
+              Gift<span className="sr-only"> to {user.name}</span>
+            </button>
+          )}
           {user.role !== "admin" && (
             <button type="button" className="btn btn-danger btn-sm focus-ring" disabled={remove.isPending} onClick={() => void deleteUser(user)}>
               Delete<span className="sr-only"> {user.name}</span>

@@ -1,4 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
+import type { Network } from "../../../../shared/chain";
 import { MEMBER } from "../../../../shared/contract/member";
 import { type Cents, formatDollars } from "../../../../shared/money";
 import { call } from "../../../lib/api";
@@ -7,6 +8,8 @@ import { myRequestsKey } from "../../myRequests/api/getMyRequests";
 import { requestsKey } from "../../requests/api/requestKeys";
 
 export interface DepositInput {
+  /** TRC20 when absent (the server's default). */
+  network?: Network;
   address: string;
   transactionId: string;
   amount: Cents;

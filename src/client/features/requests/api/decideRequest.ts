@@ -11,12 +11,14 @@ export interface Decision {
   status: Status;
   /** Words to the member with a decline; sent only when given. */
   reason?: string;
+  /** Accepting a withdrawal: the payout's transaction ID; sent only when given. */
+  transactionId?: string;
 }
 
-export const decideRequest = ({ kind, id, status, reason, idempotencyKey }: Decision & Keyed) =>
+export const decideRequest = ({ kind, id, status, reason, transactionId, idempotencyKey }: Decision & Keyed) =>
   call(kind === "deposits" ? ADMIN.decideDeposit : ADMIN.decideWithdrawal, {
     params: { id },
-    body: reason ? { status, reason } : { status },
+    body: { status, ...(reason ? { reason } : {}), ...(transactionId ? { transactionId } : {}) },
     idempotencyKey,
     quiet: true,
   });

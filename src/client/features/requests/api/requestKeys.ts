@@ -6,6 +6,8 @@ export type { RequestStatus };
 export interface RequestFilter {
   status?: RequestStatus;
   search?: string;
+  /** 1-based, REQUEST_PAGE_SIZE requests a page; 1 when absent. */
+  page?: number;
 }
 
 /** ["admin", kind, filter]: invalidating ["admin", kind] reloads both the dashboard and the history. */

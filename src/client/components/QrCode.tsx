@@ -2,8 +2,9 @@ import { useMemo } from "react";
 import { renderSVG } from "uqr";
 
 /**
- * A QR code drawn here, in the browser (the secret never goes to a third-party service), as an
- * SVG image: the page's CSP allows data: images and nothing inline.
+ * A QR code drawn here, in the browser (what it holds, a 2FA secret or a deposit address, never
+ * goes to a third-party service), as an SVG image: the page's CSP allows data: images and
+ * nothing inline.
  */
 export function QrCode({ text, label }: { text: string; label: string }) {
   const src = useMemo(() => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(renderSVG(text, { border: 2, whiteColor: "#ffffff", blackColor: "#000000" }))}`, [text]);

@@ -1,0 +1,342 @@
+/**
+ * HTTP throughput of the real server against its floors, measured in one run:
+ *
+ *   bun bench/http.ts [--seconds 10] [--rounds 2] [--no-lcp]
+ *       (Postgres at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
+ *        wrk on the PATH: `apt-get install -y wrk`; Chromium at /usr/bin/chromium for the LCP)
+ *
+ * Makes a fresh database, builds the client quietly, starts the server (`bun src/server/index.ts`,
+ * WORKERS=1: one process, like the floors) and the floors (bench/floor.ts, one process each):
+ *
+ * - GET /           against a bare Hono app answering the same bytes (the landing page exactly
+ *                   as the server sent it: brotli, as browsers ask);
+ * - GET /api/auth   (a member with five levels) against a bare Hono + postgres.js app making
+ *                   one trivial query per request;
+ *
+ * wrk with 32 connections for --seconds each, server and floor alternately (the order swapped
+ * every round, so load drift falls on both alike); the ratio is of the totals. Then the same
+ * server with WORKERS=2 against WORKERS=1 (2 against 1, alternately), the memory of every
+ * server process at rest (after the load, idle), and the landing's LCP on a mobile profile
+ * (Chromium through playwright-core: 390x844, CPU 4x slower, 150 ms RTT, 1.6 Mbit/s down)
+ * against the floor page (the same HTML from the bare app: no stylesheet, no script, nothing
+ * to wait for), median of 7 loads each, alternately. Prints every figure with its floor.
+ */
+import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import postgres from "postgres";
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "10" },
+    rounds: { type: "string", default: "2" },
+    "no-lcp": { type: "boolean", default: false },
+  },
+});
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const ROOT = join(import.meta.dir, "..");
+const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const DB_NAME = `bench_http_${process.pid}`;
+const DB_URL = Object.assign(new URL(BASE), { pathname: `/${DB_NAME}` }).toString();
+const SECRET = "bench-http-secret-that-is-long-enough-for-hs256";
+const ADMIN = { email: "admin@bench.local", password: "bench-admin-password" };
+const BROWSER_ENCODINGS = "gzip, deflate, br";
+const CONNECTIONS = 32;
+
+if (Bun.spawnSync(["which", "wrk"]).exitCode !== 0) {
+  console.error("wrk is not installed: apt-get install -y wrk");
+  process.exit(1);
+}
+
+const children: Subprocess[] = [];
+const admin = postgres(BASE, { max: 1, onnotice: () => {} });
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+/** Starts a process and waits for `ready` in its output (stdout and stderr are kept for errors). */
+async function start(cmd: string[], env: Record<string, string>, ready: string): Promise<Subprocess> {
+  const child = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  children.push(child);
+  let out = "";
+  const decoder = new TextDecoder();
+  const pump = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) out += decoder.decode(chunk, { stream: true });
+  };
+  void pump(child.stdout as ReadableStream<Uint8Array>);
+  void pump(child.stderr as ReadableStream<Uint8Array>);
+  const deadline = Date.now() + 60_000;
+  while (!out.includes(ready)) {
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
+    await Bun.sleep(50);
+  }
+  return child;
+}
+
+async function stop(child: Subprocess) {
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+const server = (port: number, workers: number) =>
+  start(
+    ["bun", "src/server/index.ts"],
+    {
+      DATABASE_URL: DB_URL,
+      PORT: String(port),
+      WORKERS: String(workers),
+      JWT_SECRET: SECRET,
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      SIGNUP_LIMIT: "0",
+    },
+    "Listening on",
+  );
+
+interface Run {
+  rps: number;
+  requests: number;
+  seconds: number;
+}
+
+/** One wrk run; refuses a run with errors or non-2xx answers. */
+function wrk(url: string, headers: Record<string, string>, seconds = SECONDS): Run {
+  const args = ["wrk", "-t2", `-c${CONNECTIONS}`, `-d${seconds}s`];
+  for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
+  const run = Bun.spawnSync([...args, url]);
+  const out = run.stdout.toString();
+  if (run.exitCode !== 0) throw new Error(`wrk failed: ${run.stderr.toString()}`);
+  if (/Non-2xx or 3xx responses|Socket errors/.test(out)) throw new Error(`wrk saw errors against ${url}:\n${out}`);
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
+  return { rps, requests, seconds: requests / rps };
+}
+
+interface Pair {
+  a: Run[];
+  b: Run[];
+}
+
+/** `a` and `b` alternately, the order swapped each round; the ratio b/a of total requests per second. */
+function compare(a: () => Run, b: () => Run, rounds = ROUNDS): Pair & { ratio: number; aRps: number; bRps: number } {
+  const pair: Pair = { a: [], b: [] };
+  for (let r = 0; r < rounds; r++) {
+    if (r % 2 === 0) {
+      pair.a.push(a());
+      pair.b.push(b());
+    } else {
+      pair.b.push(b());
+      pair.a.push(a());
+    }
+  }
+  const rate = (runs: Run[]) => runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0);
+  const aRps = rate(pair.a);
+  const bRps = rate(pair.b);
+  return { ...pair, aRps, bRps, ratio: bRps / aRps };
+}
+
+/** RSS in MB of a process and of its children (a supervisor's workers). */
+function rssOf(pid: number): { pid: number; mb: number }[] {
+  const read = (p: number) => {
+    const status = readFileSync(`/proc/${p}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  };
+  const kids = Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(pid)]).stdout.toString().trim().split(/\s+/).filter(Boolean).map(Number);
+  return [pid, ...kids].map((p) => ({ pid: p, mb: read(p) }));
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString("en-US");
+const x = (n: number) => `${n.toFixed(2)}x`;
+
+/** A short run to warm up, not counted. */
+function wrkWarm(run: (seconds?: number) => Run) {
+  run(2);
+}
+
+function report(what: string, floor: string, pair: ReturnType<typeof compare>, target?: number) {
+  const rounds = pair.b.map((b, i) => `${fmt(b.rps)}/${fmt(pair.a[i]!.rps)}`).join(", ");
+  const verdict = target === undefined ? "" : pair.ratio >= target ? `  (target ${target}x: met)` : `  (target ${target}x: NOT met)`;
+  console.log(`  ${what.padEnd(15)} ${fmt(pair.bRps).padStart(7)}/s vs ${floor} ${fmt(pair.aRps)}/s: ${x(pair.ratio)}${verdict}   [rounds ${rounds}]`);
+}
+
+/**
+ * Largest Contentful Paint of `url` in a fresh mobile context: Chromium's CPU 4x slower, a slow
+ * 4G network (150 ms RTT, 1.6 Mbit/s down, 750 kbit/s up), 390x844 at 3x. Read from a
+ * PerformanceObserver after the load.
+ */
+async function lcpOnce(browser: import("playwright-core").Browser, url: string): Promise<number> {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+    await cdp.send("Network.enable");
+    await cdp.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: 150,
+      downloadThroughput: (1.6 * 1024 * 1024) / 8,
+      uploadThroughput: (750 * 1024) / 8,
+    });
+    await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
+    await page.addInitScript(() => {
+      const w = window as unknown as { __lcp: number };
+      w.__lcp = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) w.__lcp = entry.startTime;
+      }).observe({ type: "largest-contentful-paint", buffered: true });
+    });
+    await page.goto(url, { waitUntil: "load" });
+    await page.waitForTimeout(500);
+    return await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
+  } finally {
+    await context.close();
+  }
+}
+
+async function measureLcp(landingUrl: string, floorUrl: string): Promise<{ landing: number; floor: number } | undefined> {
+  if (!(await Bun.file("/usr/bin/chromium").exists())) {
+    console.log("\nLCP: skipped (no /usr/bin/chromium)");
+    return undefined;
+  }
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
+  });
+  try {
+    const landing: number[] = [];
+    const floor: number[] = [];
+    await lcpOnce(browser, landingUrl);
+    await lcpOnce(browser, floorUrl);
+    for (let i = 0; i < 7; i++) {
+      landing.push(await lcpOnce(browser, `${landingUrl}/`));
+      floor.push(await lcpOnce(browser, `${floorUrl}/`));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+    const result = { landing: median(landing), floor: median(floor) };
+    console.log("\nLCP, mobile profile (CPU 4x, 150 ms RTT, 1.6 Mbit/s), median of 7, alternately");
+    console.log(`  landing ${result.landing.toFixed(0)} ms vs floor page ${result.floor.toFixed(0)} ms: ${x(result.landing / result.floor)}   [landing ${landing.map((n) => n.toFixed(0)).join(", ")}; floor ${floor.map((n) => n.toFixed(0)).join(", ")}]`);
+    return result;
+  } finally {
+    await browser.close();
+  }
+}
+
+let exitCode = 1;
+try {
+  console.log(`bench/http.ts, ${new Date().toISOString().slice(0, 10)}: ${cpus().length} CPUs (${cpus()[0]?.model.trim()}), Bun ${Bun.version}, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+  console.log(`wrk -t2 -c${CONNECTIONS} -d${SECONDS}s, ${ROUNDS} rounds per figure, server and floor alternately\n`);
+
+  const build = Bun.spawnSync(["bun", "scripts/build.ts", "--quiet"], { cwd: ROOT });
+  if (build.exitCode !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME}`);
+  await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
+
+  const [p1, p2, pPage, pDb] = [await freePort(), await freePort(), await freePort(), await freePort()];
+  const one = await server(p1, 1);
+  const s1 = `http://127.0.0.1:${p1}`;
+
+  // A member with five levels held (the answer's usual size), signed in through the API.
+  const api = async (method: string, path: string, body?: unknown, token?: string) => {
+    const res = await fetch(`${s1}/api${path}`, {
+      method,
+      headers: { "content-type": "application/json", ...(token ? { "x-auth-token": token } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const adminToken = (await api("POST", "/auth/login", ADMIN)).token as string;
+  const { referralId } = await api("GET", "/auth/admin-referral-id", undefined, adminToken);
+  const member = { name: "Bench Member", email: "member@bench.local", password: "bench-member-password" };
+  await api("POST", "/auth/register", { ...member, referralId });
+  const token = (await api("POST", "/auth/login", { email: member.email, password: member.password })).token as string;
+  const pg = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  await pg`INSERT INTO user_levels (user_id, program, level, status, cycles, slots, chain_id, depth)
+    SELECT u.id, l.program, l.level, 'active', l.level - 1, ARRAY['someone', 'someone else'], u.chain_id, u.depth
+    FROM users u, (VALUES ('3p', 1), ('3p', 2), ('3p', 3), ('6p', 1), ('6p', 2)) AS l(program, level)
+    WHERE u.email = ${member.email}`;
+  await pg.end();
+  const me = await api("GET", "/auth", undefined, token);
+  if (JSON.stringify(me).length < 500) throw new Error("GET /api/auth answered too little");
+
+  // The landing page as a browser gets it: brotli once the server has compressed it.
+  let landing: Response | undefined;
+  for (let i = 0; i < 50; i++) {
+    landing = await fetch(`${s1}/`, { headers: { "accept-encoding": BROWSER_ENCODINGS }, decompress: false } as RequestInit);
+    if (landing.headers.get("content-encoding") === "br") break;
+    await Bun.sleep(100);
+  }
+  if (!landing?.headers.get("content-security-policy")) throw new Error("GET / answered without its security headers");
+  const encoding = landing.headers.get("content-encoding") ?? "";
+  const pageFile = join(tmpdir(), `bench-http-landing-${process.pid}`);
+  await Bun.write(pageFile, await landing.arrayBuffer());
+  const pageFloor = await start(["bun", "bench/floor.ts", "page", String(pPage), pageFile, encoding], {}, "ready");
+  const dbFloor = await start(["bun", "bench/floor.ts", "db", String(pDb), DB_URL], {}, "ready");
+  const landingBytes = Bun.file(pageFile).size;
+
+  const page = (base: string) => (seconds?: number) => wrk(`${base}/`, { "Accept-Encoding": BROWSER_ENCODINGS }, seconds);
+  const auth = (base: string) => (seconds?: number) => wrk(`${base}/api/auth`, { "x-auth-token": token }, seconds);
+  const floorPage = `http://127.0.0.1:${pPage}`;
+  const floorDb = `http://127.0.0.1:${pDb}`;
+  // Warm-up: JIT, pools, the pages' first renders.
+  for (const warm of [page(floorPage), page(s1), auth(floorDb), auth(s1)]) wrkWarm(warm);
+
+  console.log(`GET / (${fmt(landingBytes)} bytes, ${encoding || "identity"}) and GET /api/auth: one server process against its floor`);
+  const landingRatio = compare(page(floorPage), page(s1));
+  report("GET /", "bare Hono, same bytes", landingRatio, 0.8);
+  const authRatio = compare(auth(floorDb), auth(s1));
+  report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
+
+  // All cores: the same server with two worker processes, against one.
+  const two = await server(p2, 2);
+  const s2 = `http://127.0.0.1:${p2}`;
+  for (const warm of [page(s2), auth(s2)]) wrkWarm(warm);
+  console.log("\nWORKERS=2 against WORKERS=1 (the same database)");
+  const pagesScale = compare(page(s1), page(s2));
+  report("GET /", "WORKERS=1", pagesScale);
+  const authScale = compare(auth(s1), auth(s2));
+  report("GET /api/auth", "WORKERS=1", authScale);
+
+  // Memory at rest: after the load, idle for a while.
+  await Bun.sleep(10_000);
+  console.log("\nMemory at rest (RSS after the load, 10 s idle), target at most 100 MB per process");
+  const memory = [
+    ...rssOf(one.pid).map((p) => ({ ...p, role: "WORKERS=1: the server" })),
+    ...rssOf(two.pid).map((p, i) => ({ ...p, role: i === 0 ? "WORKERS=2: the supervisor" : `WORKERS=2: worker ${i}` })),
+  ];
+  for (const m of memory) console.log(`  ${m.role.padEnd(28)} pid ${String(m.pid).padEnd(8)} ${m.mb.toFixed(0).padStart(5)} MB`);
+  const heaviest = Math.max(...memory.map((m) => m.mb));
+
+  let lcp: { landing: number; floor: number } | undefined;
+  if (!values["no-lcp"]) lcp = await measureLcp(s1, floorPage);
+
+  console.log(`\nSummary (${new Date().toISOString().slice(0, 10)})`);
+  const rows: [string, string, string][] = [
+    ["GET /, one process", `${fmt(landingRatio.bRps)}/s vs ${fmt(landingRatio.aRps)}/s`, `${x(landingRatio.ratio)} (target 0.8x)`],
+    ["GET /api/auth, one process", `${fmt(authRatio.bRps)}/s vs ${fmt(authRatio.aRps)}/s`, `${x(authRatio.ratio)} (target 0.5x)`],
+    ["GET /, WORKERS=2 vs 1", `${fmt(pagesScale.bRps)}/s vs ${fmt(pagesScale.aRps)}/s`, x(pagesScale.ratio)],
+    ["GET /api/auth, WORKERS=2 vs 1", `${fmt(authScale.bRps)}/s vs ${fmt(authScale.aRps)}/s`, x(authScale.ratio)],
+    ["memory at rest, heaviest process", `${heaviest.toFixed(0)} MB`, "(target 100 MB)"],
+  ];
+  if (lcp) rows.push(["landing LCP, mobile profile", `${lcp.landing.toFixed(0)} ms vs ${lcp.floor.toFixed(0)} ms`, `${x(lcp.landing / lcp.floor)} (target 1.5x)`]);
+  for (const [what, figures, ratio] of rows) console.log(`  ${what.padEnd(34)} ${figures.padEnd(30)} ${ratio}`);
+  exitCode = 0;
+} catch (error) {
+  console.error(error);
+} finally {
+  for (const child of children) if (child.exitCode === null) await stop(child);
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
+  await admin.end();
+  process.exit(exitCode);
+}

@@ -1,0 +1,56 @@
+import { expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { openDatabase, rowsOf } from "./client";
+import { migrate } from "./migrate";
+import { migrations } from "./migrations.gen";
+
+const ID = "9f2c4b1a7e0d3c5b8a6f4e2d1c0b9a8f7e6d5c4b3a29180716253443526170ab";
+const OTHER = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+test("migration 0008 keeps old deposits readable: network TRC20, the canonical ID where the typed one was valid, one live request per transaction", async () => {
+  const database = await openDatabase({});
+  try {
+    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
+    expect(before).toBeGreaterThan(0);
+    await migrate(database, migrations.slice(0, before));
+    const { db } = database;
+    await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
+    // What members typed before IDs were checked: the same transaction spelled seven ways, and some text that is no ID.
+    const typed: [string, string, string, number][] = [
+      ["d1", ID.toUpperCase(), "accepted", 5],
+      ["d2", `${ID}\u200b`, "pending", 6], // a zero-width space: no valid ID, kept as typed
+      ["d3", `0x${ID}`, "pending", 7], // the same transaction: a duplicate of d1, keeps no canonical ID
+      ["d4", `  ${ID}  `, "declined", 8], // declined: gets it, declined ones may repeat
+      ["d5", "tx-typed-by-hand", "pending", 9],
+      ["d6", `\uff10\uff58${OTHER.toUpperCase()}`, "pending", 10], // fullwidth 0x: folds into OTHER
+      ["d7", OTHER, "pending", 11], // later: a duplicate of d6
+    ];
+    for (const [id, text, status, minute] of typed) {
+      await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
+        VALUES (${id}, 'u1', 100, 'TWallet', ${text}, ${status}, now() - make_interval(mins => ${60 - minute}))`);
+    }
+    await migrate(database);
+    const rows = rowsOf<{ id: string; transaction_id: string; network: string; tx_hash: string | null }>(
+      await db.execute(sql`SELECT id, transaction_id, network, tx_hash FROM deposits ORDER BY id`),
+    );
+    expect(rows.map((r) => [r.id, r.network, r.tx_hash])).toEqual([
+      ["d1", "TRC20", ID],
+      ["d2", "TRC20", null],
+      ["d3", "TRC20", null],
+      ["d4", "TRC20", ID],
+      ["d5", "TRC20", null],
+      ["d6", "TRC20", OTHER],
+      ["d7", "TRC20", null],
+    ]);
+    // The typed text is kept as it was.
+    expect(rows.map((r) => r.transaction_id)).toEqual(typed.map(([, text]) => text));
+    // From now on the database refuses a second live request for a transaction on a network.
+    const again = async () => db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
+      VALUES ('d8', 'u1', 100, 'TWallet', ${ID}, 'pending', 'TRC20', ${ID})`);
+    await expect(again()).rejects.toThrow();
+    await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
+      VALUES ('d9', 'u1', 100, '0x0', ${`0x${ID}`}, 'pending', 'BEP20', ${ID})`);
+  } finally {
+    await database.close();
+  }
+});

@@ -1,0 +1,71 @@
+import type { ChainSettings, NetworkSettings } from "../core/chain/config";
+import { readAddress } from "../core/chain/addresses";
+import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
+
+/**
+ * The on-chain verification of deposits, from the environment (README: "Deposits verified on
+ * chain"). A network is verified once its RPC URL is set; then its USDT contract and deposit
+ * address must be set too, and valid, or the server refuses to start with the reason. Without an
+ * RPC URL its deposits are decided by an admin, as before, and its deposit address (when unset, a
+ * demo one that no wallet accepts) is only shown.
+ */
+
+/** Shown when no TRC20 address is set: not a valid address, so nothing can be sent to it. */
+export const DEMO_WALLET_ADDRESS = "TQ5dEmoWa11etAddre55NotForRea1Funds";
+/** Likewise for BEP20: not hexadecimal, so no wallet takes it. */
+export const DEMO_BEP20_ADDRESS = "0xDem0Wa11etAddre55NotForRea1Funds0000000";
+
+const DEFAULT_CONFIRMATIONS: Record<Network, number> = { TRC20: 20, BEP20: 15 };
+const DEFAULT_POLL_SECONDS = 15;
+const DEFAULT_RPC_TIMEOUT_MS = 10_000;
+
+export const CHAIN_CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
+  ["TRC20_RPC_URL", "TRON full node's JSON-RPC endpoint (http/https); set: TRC20 deposits are verified on chain", "(unset: an admin decides)"],
+  ["TRC20_USDT_CONTRACT", "USDT contract on TRON, base58 (T...); required with TRC20_RPC_URL", "(unset)"],
+  ["TRC20_DEPOSIT_ADDRESS", "our TRON deposit address, base58 (T...): shown to members and checked on chain", "DEPOSIT_WALLET_ADDRESS, else a demo address"],
+  ["TRC20_CONFIRMATIONS", "confirmations a TRC20 deposit needs before it is credited", String(DEFAULT_CONFIRMATIONS.TRC20)],
+  ["BEP20_RPC_URL", "BNB Smart Chain JSON-RPC endpoint (http/https); set: BEP20 deposits are verified on chain", "(unset: an admin decides)"],
+  ["BEP20_USDT_CONTRACT", "USDT contract on BNB Smart Chain, 0x...; required with BEP20_RPC_URL", "(unset)"],
+  ["BEP20_DEPOSIT_ADDRESS", "our BNB Smart Chain deposit address, 0x...: shown to members and checked on chain", "(a demo address)"],
+  ["BEP20_CONFIRMATIONS", "confirmations a BEP20 deposit needs before it is credited", String(DEFAULT_CONFIRMATIONS.BEP20)],
+  ["CHAIN_POLL_SECONDS", "how often deposits waiting for confirmations (or after a node error) are looked at again", String(DEFAULT_POLL_SECONDS)],
+];
+
+function whole(name: string, value: string | undefined, fallback: number, min: number): number {
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of ${min} or more, got ${value}`);
+  return n;
+}
+
+function networkSettings(network: Network, env: Record<string, string | undefined>): NetworkSettings {
+  const v = (name: string) => env[`${network}_${name}`]?.trim() || undefined;
+  const rpcUrl = v("RPC_URL");
+  const contract = v("USDT_CONTRACT");
+  const shown = v("DEPOSIT_ADDRESS") ?? (network === "TRC20" ? env.DEPOSIT_WALLET_ADDRESS?.trim() || undefined : undefined);
+  const confirmations = whole(`${network}_CONFIRMATIONS`, v("CONFIRMATIONS"), DEFAULT_CONFIRMATIONS[network], 1);
+  const settings: NetworkSettings = {
+    network,
+    depositAddress: shown ?? (network === "TRC20" ? DEMO_WALLET_ADDRESS : DEMO_BEP20_ADDRESS),
+    confirmations,
+    decimals: NETWORK_INFO[network].decimals,
+  };
+  if (!rpcUrl) return settings;
+
+  if (!/^https?:\/\//i.test(rpcUrl)) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL, got ${rpcUrl}`);
+  if (!contract) throw new Error(`${network}_USDT_CONTRACT must be set with ${network}_RPC_URL`);
+  if (!shown) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL`);
+  const token = readAddress(network, contract);
+  if ("problem" in token) throw new Error(`${network}_USDT_CONTRACT is not a valid address (${contract}): ${token.problem}`);
+  const deposit = readAddress(network, shown);
+  if ("problem" in deposit) throw new Error(`${network}_DEPOSIT_ADDRESS is not a valid address (${shown}): ${deposit.problem}`);
+  return { ...settings, rpcUrl, token: token.hex, depositAddress: deposit.display, depositHex: deposit.hex };
+}
+
+export function loadChainConfig(env: Record<string, string | undefined>): ChainSettings {
+  return {
+    networks: Object.fromEntries(NETWORKS.map((n) => [n, networkSettings(n, env)])) as Record<Network, NetworkSettings>,
+    pollSeconds: whole("CHAIN_POLL_SECONDS", env.CHAIN_POLL_SECONDS, DEFAULT_POLL_SECONDS, 1),
+    rpcTimeoutMs: DEFAULT_RPC_TIMEOUT_MS,
+  };
+}

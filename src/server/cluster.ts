@@ -1,0 +1,133 @@
+import type { Subprocess } from "bun";
+import { availableParallelism } from "node:os";
+
+/*
+ * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
+ * the process started by `bun start` (or the binary) is a small supervisor: it migrates and seeds
+ * once, then starts WORKERS server processes (default: one per CPU) that listen on the same port
+ * (SO_REUSEPORT: the kernel spreads connections over them), starts another when one dies, and
+ * stops them all on SIGINT/SIGTERM. They share nothing but the database
+ * (docs/rules.md#several-processes). The embedded database (PGlite) belongs to one process:
+ * there the server stays a single process whatever WORKERS says.
+ */
+
+/** Set in a worker's environment (its number): the process serves, quietly, and never supervises. */
+export const WORKER_ENV = "MATRIX_USDT_WORKER";
+
+/** How many server processes: WORKERS, default the number of CPUs, on Postgres; always 1 on the embedded database. */
+export function workerCount(env: Record<string, string | undefined>, databaseUrl: string | undefined): number {
+  if (!databaseUrl) return 1;
+  const raw = env.WORKERS?.trim();
+  if (!raw) return availableParallelism();
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`WORKERS must be a whole number of 1 or more, got ${env.WORKERS}`);
+  return n;
+}
+
+/** Whether this process is a worker started by the supervisor. */
+export const isWorker = (env: Record<string, string | undefined> = process.env) => env[WORKER_ENV] !== undefined;
+
+/**
+ * In a worker, once listening: tells the supervisor the port (it may have been 0), and makes this
+ * process end with its supervisor, however that one ends (SIGKILL included): the worker's stdin
+ * is a pipe from the supervisor, and reads its end when the supervisor is gone.
+ */
+export function workerReady(port: number): void {
+  process.send?.({ listening: port });
+  void (async () => {
+    try {
+      for await (const _ of Bun.stdin.stream()) {
+        // The supervisor never writes; only the end matters.
+      }
+    } catch {}
+    process.exit(0);
+  })();
+}
+
+/** The command that starts this same server again: the binary alone, or bun with its flags and the script. */
+function ownCommand(): string[] {
+  const compiled = Bun.main.startsWith("/$bunfs/");
+  return compiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+}
+
+/** A worker that dies within this long of its start is started again after a growing pause (a crash loop does not spin). */
+const STEADY_MS = 10_000;
+const FIRST_PAUSE_MS = 500;
+const MAX_PAUSE_MS = 30_000;
+/** How long the workers have to stop on SIGTERM before they are killed. */
+const STOP_MS = 10_000;
+
+export interface Workers {
+  /** The port they all listen on (PORT, or the one the first worker was given for PORT=0). */
+  port: number;
+  /** SIGTERM to every worker, and waits for them (SIGKILL after STOP_MS). */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `count` workers on `port` and keeps them running: the first alone (with PORT=0 it picks
+ * the port the others then share), then the rest; resolves once all are listening. A worker that
+ * exits is started again (logged on stderr). Rejects when a worker cannot start (the port taken,
+ * the database unreachable: the worker's own message is on stderr before).
+ */
+export async function startWorkers(count: number, port: number, log: (line: string) => void = console.error): Promise<Workers> {
+  const command = ownCommand();
+  const slots: (Subprocess | undefined)[] = Array.from({ length: count }, () => undefined);
+  const pauses = Array.from({ length: count }, () => FIRST_PAUSE_MS);
+  let stopping = false;
+  let shared = port;
+
+  function spawn(n: number): Promise<number> {
+    return new Promise((resolve, reject) => {
+      let listening = false;
+      const startedAt = Date.now();
+      const child = Bun.spawn(command, {
+        env: { ...process.env, [WORKER_ENV]: String(n + 1), PORT: String(shared) },
+        stdin: "pipe",
+        stdout: "inherit",
+        stderr: "inherit",
+        serialization: "json",
+        ipc(message) {
+          const said = message as { listening?: number };
+          if (typeof said?.listening === "number" && !listening) {
+            listening = true;
+            resolve(said.listening);
+          }
+        },
+        onExit(_proc, code, signal) {
+          if (slots[n] === child) slots[n] = undefined;
+          if (!listening) return reject(new Error(`worker ${n + 1} exited before listening (${signal ?? `code ${code}`})`));
+          if (stopping) return;
+          const steady = Date.now() - startedAt >= STEADY_MS;
+          const pause = steady ? FIRST_PAUSE_MS : pauses[n]!;
+          pauses[n] = steady ? FIRST_PAUSE_MS : Math.min(pause * 2, MAX_PAUSE_MS);
+          log(`Worker ${n + 1} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting another in ${pause} ms`);
+          setTimeout(() => {
+            if (!stopping) spawn(n).catch((error) => log(`Worker ${n + 1} did not start again: ${(error as Error).message}`));
+          }, pause);
+        },
+      });
+      slots[n] = child;
+    });
+  }
+
+  async function stop() {
+    stopping = true;
+    const running = slots.filter((c): c is Subprocess => c !== undefined);
+    for (const child of running) child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }, STOP_MS);
+    await Promise.all(running.map((child) => child.exited));
+    clearTimeout(timer);
+  }
+
+  try {
+    shared = await spawn(0);
+    await Promise.all(Array.from({ length: count - 1 }, (_, i) => spawn(i + 1)));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { port: shared, stop };
+}

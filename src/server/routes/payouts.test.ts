@@ -1,0 +1,75 @@
+import { describe, expect, test } from "bun:test";
+import { MSG } from "../../shared/messages";
+import { randomTxId } from "../../testing/chainIds";
+import type { Harness } from "../../testing/harness";
+import { useMoneyHarness } from "../../testing/useHarness";
+
+let h: Harness;
+useMoneyHarness((made) => (h = made));
+
+const decide = (kind: "deposits" | "withdrawals", id: string, body: Record<string, unknown>) =>
+  h.call("PUT", `/api/admin/${kind}/${id}`, { token: h.adminToken, body });
+const listed = async (id: string) => {
+  const all = (await h.call("GET", "/api/admin/withdrawals?limit=100", { token: h.adminToken })).body;
+  return all.find((w: { _id: string }) => w._id === id);
+};
+
+describe("the payout's transaction ID of an accepted withdrawal", () => {
+  test("recorded when accepting, in the network's own spelling; the admin list, the audit trail and the member's requests show it", async () => {
+    const member = await h.signUp();
+    await h.fund(member.token, 100);
+    const onTron = await h.withdraw(member.token, 20, { accountType: "USDT TRC20" });
+    const onBsc = await h.withdraw(member.token, 10, { accountType: "USDT BEP20" });
+    const tronTx = randomTxId();
+    const bscTx = randomTxId();
+    expect(await decide("withdrawals", onTron, { status: "accepted", transactionId: ` ${tronTx.toUpperCase()} ` })).toMatchObject({
+      status: 200,
+      body: { msg: "Request successfully accepted." },
+    });
+    expect((await decide("withdrawals", onBsc, { status: "accepted", transactionId: `0x${bscTx}` })).status).toBe(200);
+    expect(await listed(onTron)).toMatchObject({ status: "accepted", payoutTransactionId: tronTx });
+    expect(await listed(onBsc)).toMatchObject({ status: "accepted", payoutTransactionId: `0x${bscTx}` });
+
+    const { entries } = (await h.call("GET", "/api/admin/audit", { token: h.adminToken })).body;
+    expect(entries.find((e: { targetId: string }) => e.targetId === onTron)).toMatchObject({ actor: "admin", after: { status: "accepted", payoutTransactionId: tronTx } });
+
+    const mine = (await h.call("GET", "/api/user/requests?type=withdrawal", { token: member.token })).body.items;
+    expect(mine.map((r: { _id: string; network: string; transactionId: string | null }) => [r._id, r.network, r.transactionId])).toEqual([
+      [onBsc, "BEP20", `0x${bscTx}`],
+      [onTron, "TRC20", tronTx],
+    ]);
+  });
+
+  test("optional: without one, nothing is recorded", async () => {
+    const member = await h.signUp();
+    await h.fund(member.token, 50);
+    const id = await h.withdraw(member.token, 5);
+    expect((await decide("withdrawals", id, { status: "accepted", transactionId: "  " })).status).toBe(200);
+    expect(await listed(id)).toMatchObject({ status: "accepted", payoutTransactionId: null });
+  });
+
+  test("an ID of the other network, a look-alike, or one given with a decline or a deposit is refused, and nothing is decided", async () => {
+    const member = await h.signUp();
+    await h.fund(member.token, 100);
+    const onTron = await h.withdraw(member.token, 20, { accountType: "USDT TRC20" });
+    const onBsc = await h.withdraw(member.token, 10, { accountType: "USDT BEP20" });
+    const deposit = await h.deposit(member.token, 5);
+    const id = randomTxId();
+    const refusals: [string, "deposits" | "withdrawals", Record<string, unknown>, string | RegExp][] = [
+      [onTron, "withdrawals", { status: "accepted", transactionId: `0x${id}` }, /without 0x/],
+      [onBsc, "withdrawals", { status: "accepted", transactionId: id }, /starts with 0x/],
+      [onTron, "withdrawals", { status: "accepted", transactionId: `${id}\u200b` }, /invisible character/],
+      [onTron, "withdrawals", { status: "accepted", transactionId: id.slice(2) }, /has 62/],
+      [onTron, "withdrawals", { status: "declined", transactionId: id }, MSG.payoutOnAcceptOnly],
+      [deposit, "deposits", { status: "accepted", transactionId: id }, MSG.payoutOnAcceptOnly],
+    ];
+    for (const [target, kind, body, msg] of refusals) {
+      const res = await decide(kind, target, body);
+      expect({ body, status: res.status, code: res.body.code }).toEqual({ body, status: 400, code: "validation" });
+      expect(res.body.msg).toMatch(msg);
+    }
+    expect(await listed(onTron)).toMatchObject({ status: "pending", payoutTransactionId: null });
+    expect(await listed(onBsc)).toMatchObject({ status: "pending" });
+    expect((await h.me(member.token)).balance).toBe(100);
+  });
+});
