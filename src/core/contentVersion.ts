@@ -35,6 +35,11 @@ export function pendingContentVersion(now = Date.now()): string | undefined {
   return pending?.value;
 }
 
+/** Tests: forget this process's last edit (it is process-wide, and other test files edit prices too). */
+export function forgetPendingContentVersion(): void {
+  pending = undefined;
+}
+
 const versionStatement = preparedPer((db) =>
   db.select({ value: settings.value }).from(settings).where(eq(settings.key, KEY)).prepare("content_version"),
 );

@@ -5,6 +5,7 @@ import { MAX_BALANCE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import type { ErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
+import { EVENTS_CHANNEL, type LiveEvent } from "./notifications";
 
 /** The operator's own funds: unplaced pass-ups, withdrawal fees, admin gifts. */
 export const SYSTEM = "system";
@@ -110,8 +111,19 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
       program: input.program ?? null,
       level: input.level ?? null,
     })
-    .returning({ id: transfers.id });
+    // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts).
+    .returning({ id: transfers.id, signal: balanceSignal([from, to]) });
   return row!.id;
+}
+
+/**
+ * A pg_notify of the user accounts among `ids` (their available balance changed), as a column of
+ * the statement that changes it: no round trip of its own, delivered only at commit.
+ */
+function balanceSignal(ids: string[]) {
+  const users = ids.filter((id) => id !== SYSTEM && id !== EXTERNAL);
+  const event: LiveEvent = { t: "b", u: users };
+  return users.length === 0 ? sql<null>`null` : sql<null>`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`;
 }
 
 /** Adds to (or, with a negative delta, releases) the amount held for pending withdrawals. */
@@ -125,7 +137,7 @@ export async function hold(tx: Tx, accountId: string, delta: Cents, insufficient
         delta > 0n ? sql`${accounts.balance} - ${accounts.held} >= ${delta}` : sql`${accounts.held} + ${delta} >= 0`,
       ),
     )
-    .returning({ id: accounts.id });
+    .returning({ id: accounts.id, signal: balanceSignal([accountId]) });
   if (updated.length === 0) refuse(insufficientCode);
 }
 

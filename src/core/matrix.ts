@@ -6,7 +6,8 @@ import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
-import { type MissedRecord, recordMissed, referrerWithoutLevel } from "./missed";
+import { type MissedRecord, missedNotifications, recordMissed, referrerWithoutLevel } from "./missed";
+import { nameOf, type NewNotification, notifyAll, texts } from "./notifications";
 import { type LockedLevel, lockLevelRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
@@ -149,14 +150,48 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   );
 
   const missed = missedOfPurchase(passed, await referrerWithoutLevel(tx, buyerId, program, level));
-  await recordMissed(tx, buyerId, program, level, cost, missed);
+  const recorded = await recordMissed(tx, buyerId, program, level, cost, missed);
   // Account rows are locked last, after every user_levels row (the global lock order).
   const transferId =
     cost > 0n
       ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level })
       : null;
   await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId, amount: cost })));
+  // Last (docs/rules.md#lock-order): each matrix owner, who froze, and who was passed by.
+  const buyer = await nameOf(tx, buyerId);
+  await notifyAll(tx, [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)]);
   return { payee, cost, transferId, steps, missed: cost > 0n ? missed : [] };
+}
+
+/**
+ * What a purchase tells the owners of the matrices it filled: the slot taken and where the money
+ * went; and, when the slot completed the level's last cycle, that the level froze. A buyer fills
+ * an owner's matrix at (program, level) once ever, so the buyer names the event.
+ */
+function purchaseNotifications(buyer: string, buyerId: string, program: Program, level: number, cost: Cents, steps: Step[]): NewNotification[] {
+  const notes: NewNotification[] = [];
+  for (const step of steps) {
+    if (step.ownerId === null || step.slot === null || step.cycle === null) continue;
+    const complete = step.slot === SLOTS_PER_LEVEL[program];
+    const text =
+      step.outcome === "paid"
+        ? texts.slotPaid(buyer, step.slot, program, level, cost)
+        : complete
+          ? texts.cycleCompleted(buyer, step.slot, program, level, cost)
+          : texts.slotPassedUp(buyer, step.slot, program, level, cost);
+    const data = { program, level, slot: step.slot, outcome: step.outcome === "paid" ? "paid" : "passed_up" };
+    notes.push({ userId: step.ownerId, kind: "slot_taken", eventKey: `slot:${program}:${level}:${buyerId}`, text, data });
+    if (complete && step.cycle >= FREEZE_AT_CYCLES) {
+      notes.push({
+        userId: step.ownerId,
+        kind: "level_frozen",
+        eventKey: `frozen:${program}:${level}:${buyerId}`,
+        text: texts.levelFrozen(program, level, step.cycle),
+        data: { program, level },
+      });
+    }
+  }
+  return notes;
 }
 
 /**
@@ -178,10 +213,11 @@ export async function unfreezeLevel(
   const { receiver, passed } = await lockReceiver(tx, userId, program, level);
   const payee = receiver?.userId ?? SYSTEM;
   const missed: MissedRecord[] = passed.map((id) => ({ userId: id, reason: "frozen" }));
-  await recordMissed(tx, userId, program, level, unfreezeCost, missed);
+  const recorded = await recordMissed(tx, userId, program, level, unfreezeCost, missed);
   if (unfreezeCost > 0n) {
     await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
   }
+  if (recorded.length > 0) await notifyAll(tx, missedNotifications(recorded, await nameOf(tx, userId), "unfreeze", program, level, unfreezeCost));
   await tx
     .update(userLevels)
     .set({ status: "active", cycles: 0, slots: [], activatedAt: new Date() })

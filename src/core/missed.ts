@@ -5,6 +5,7 @@ import { missedEarnings, userLevels, users, type Program } from "../db/schema";
 import { type MissedReason, STATEMENT_PAGE_SIZE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { pageCount } from "./util";
+import { type NewNotification, texts } from "./notifications";
 
 /**
  * Missed earnings (docs/rules.md#missed-earnings): records, not transfers. They move no money and
@@ -25,9 +26,38 @@ export interface MissedRecord {
  * else, and never waits for a purchase's rows); a chain takeover updates users.chain_id, not a
  * key column, which takes FOR NO KEY UPDATE and does not conflict with KEY SHARE.
  */
-export async function recordMissed(tx: Tx, buyerId: string, program: Program, level: number, amount: Cents, missed: MissedRecord[]) {
-  if (amount <= 0n || missed.length === 0) return;
-  await tx.insert(missedEarnings).values(missed.map((m) => ({ userId: m.userId, buyerId, program, level, amount, reason: m.reason })));
+export async function recordMissed(
+  tx: Tx,
+  buyerId: string,
+  program: Program,
+  level: number,
+  amount: Cents,
+  missed: MissedRecord[],
+): Promise<(MissedRecord & { id: bigint })[]> {
+  if (amount <= 0n || missed.length === 0) return [];
+  const rows = await tx
+    .insert(missedEarnings)
+    .values(missed.map((m) => ({ userId: m.userId, buyerId, program, level, amount, reason: m.reason })))
+    .returning({ id: missedEarnings.id, userId: missedEarnings.userId, reason: missedEarnings.reason });
+  return rows;
+}
+
+/** Each member a payment passed by is told, once per missed earning (its id is the event key). */
+export function missedNotifications(
+  recorded: (MissedRecord & { id: bigint })[],
+  buyer: string,
+  action: "purchase" | "unfreeze",
+  program: Program,
+  level: number,
+  amount: Cents,
+): NewNotification[] {
+  return recorded.map((m) => ({
+    userId: m.userId,
+    kind: "missed",
+    eventKey: `missed:${m.id}`,
+    text: texts.missed(buyer, action, program, level, amount, m.reason),
+    data: { program, level, reason: m.reason },
+  }));
 }
 
 /**

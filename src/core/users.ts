@@ -10,6 +10,7 @@ import { preparedPer, tokenColumns, tokenVerdict, type TokenClaims, type TokenUs
 import { takeHit } from "./throttle";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { createAccount } from "./ledger";
+import { notify, texts } from "./notifications";
 import { likeContains, newId, newReferralId, normalizeReferralId, pageCount } from "./util";
 
 export interface NewUser {
@@ -66,6 +67,7 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
       await createAccount(tx, id, "user");
       await tx.insert(teamCounts).values({ userId: id });
       await rebalanceChains(tx, id);
+      await notify(tx, { userId: referrer.id, kind: "partner_joined", eventKey: `partner:${id}`, text: texts.partnerJoined(name), data: { partnerId: id } });
       return { id };
     }
     // lower() on both sides, as the unique index has it.
@@ -143,13 +145,10 @@ interface LevelState {
 /** A level the member holds, as the member statement lists it: [program, level, status, cycles, slots]. */
 type HeldLevel = [ProgramId, number, LevelStatus, number, string[]];
 
-/** json columns arrive parsed from postgres.js and PGlite alike; text only from a driver that leaves them. */
-const fromJson = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
-
 /**
  * Everything GET /api/auth answers, and what the token check needs, in one statement (one
  * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
- * they hold (their user_levels rows, one json array, read through the primary key), and the
+ * they hold (their user_levels rows as one json text, read through the primary key), and the
  * token's revocation, the session generation and the second factor. Placeholders: `id`, `jti`.
  */
 const memberStatement = preparedPer((db) => {
@@ -166,10 +165,12 @@ const memberStatement = preparedPer((db) => {
       held: accounts.held,
       totalPartners: sql<number>`coalesce(${teamCounts.total}, 0)`.mapWith(Number),
       directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`.mapWith(Number),
-      levels: sql<HeldLevel[] | null>`(
-        SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots))
+      levels: sql<string | null>`(
+        SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots))::text
         FROM user_levels ul WHERE ul.user_id = ${users.id}
-      )`.mapWith((value) => fromJson<HeldLevel[] | null>(value)),
+      )`,
+      // The header's bell, in the same round trip (the partial index notifications_unread_idx).
+      unreadNotifications: sql<number>`(SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)`.mapWith(Number),
     })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.id))
@@ -187,7 +188,8 @@ type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>["execute"
  * constants (the rows of program_levels, which the seed writes and nothing adds to or removes).
  */
 function memberOf(row: MemberRow) {
-  const held = new Map((row.levels ?? []).map((l) => [`${l[0]}/${l[1]}`, l]));
+  const levels = (row.levels ? JSON.parse(row.levels) : []) as HeldLevel[];
+  const held = new Map(levels.map((l) => [`${l[0]}/${l[1]}`, l]));
   const packages = Object.fromEntries(
     PROGRAMS.map((program) => [
       program,
@@ -212,6 +214,7 @@ function memberOf(row: MemberRow) {
     totalPartners: row.totalPartners,
     directPartners: row.directPartners,
     packages,
+    unreadNotifications: row.unreadNotifications,
   };
 }
 
@@ -223,14 +226,30 @@ export async function currentUser(db: Db, id: string): Promise<CurrentUser> {
   return row ? memberOf(row) : refuse("bad_token");
 }
 
+/** What memberForToken answers: the token's user, and the member it reads (built when asked). */
+export interface SignedInMember {
+  user: TokenUser;
+  /**
+   * Everything the member's answer is made of, as one text: equal texts, equal answers (GET
+   * /api/auth keeps the answers it encoded under this key).
+   */
+  state: string;
+  member(): CurrentUser;
+}
+
 /**
  * GET /api/auth in one round trip: the user `claims` speak for (null when the token is revoked,
  * of an older session generation, or its user is gone; `tokenVerdict`), and that member.
  */
-export async function memberForToken(db: Db, claims: TokenClaims): Promise<{ user: TokenUser; member: CurrentUser } | null> {
+export async function memberForToken(db: Db, claims: TokenClaims): Promise<SignedInMember | null> {
   const [row] = await memberStatement(db).execute({ id: claims.sub, jti: claims.jti });
   const user = tokenVerdict(row, claims);
-  return user && row ? { user, member: memberOf(row) } : null;
+  if (!user || !row) return null;
+  const state = [
+    row.id, row.name, row.email, row.role, row.myReferralId, row.referredBy ?? "\u0000", row.createdAt.getTime(),
+    row.balance, row.held, row.totalPartners, row.directPartners, row.levels ?? "", row.unreadNotifications,
+  ].join("\u0001");
+  return { user, state, member: () => memberOf(row) };
 }
 
 /**

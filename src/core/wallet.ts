@@ -8,6 +8,7 @@ import { refuse } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
+import { nameOf, notify, notifyAdminsOfRequest, signalPending, texts } from "./notifications";
 import { depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
 
 export type { Decision } from "../shared/constants";
@@ -51,6 +52,7 @@ export async function requestDeposit(
     if (isUniqueViolation(error, LIVE_TX_INDEX)) return refuse("duplicate_transaction");
     throw error;
   }
+  await notifyAdminsOfRequest(tx, "deposit", id, userId, input.amount);
   return { id };
 }
 
@@ -65,6 +67,7 @@ export async function requestWithdrawal(
   if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input });
+  await notifyAdminsOfRequest(tx, "withdrawal", id, userId, input.amount);
   return { id };
 }
 
@@ -80,7 +83,10 @@ async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawa
     .set({ status, decidedAt: new Date(), decidedBy: adminId, reason })
     .where(and(eq(table.id, id), eq(table.status, "pending")))
     .returning({ userId: table.userId, amount: table.amount });
-  if (claimed) return claimed;
+  if (claimed) {
+    await signalPending(tx);
+    return claimed;
+  }
   const [exists] = await tx.select({ id: table.id }).from(table).where(eq(table.id, id));
   return refuse(exists ? "already_processed" : "request_not_found");
 }
@@ -90,6 +96,13 @@ export async function decideDeposit(tx: Tx, id: string, status: Decision, adminI
   if (status === "accepted") {
     await transfer(tx, { from: EXTERNAL, to: request.userId, amount: request.amount, kind: "deposit", requestId: id });
   }
+  await notify(tx, {
+    userId: request.userId,
+    kind: "deposit_decided",
+    eventKey: `deposit:${id}`,
+    text: status === "accepted" ? texts.depositAccepted(request.amount) : texts.depositDeclined(request.amount, reason),
+    data: { requestId: id, status },
+  });
   return request;
 }
 
@@ -103,11 +116,17 @@ export async function decideWithdrawal(
   const request = await claimPending(tx, withdrawals, id, status, adminId, reason);
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
   await hold(tx, request.userId, -request.amount, "already_processed");
-  if (status === "declined") return { ...request, fee: null };
+  const decided = (text: string) =>
+    notify(tx, { userId: request.userId, kind: "withdrawal_decided", eventKey: `withdrawal:${id}`, text, data: { requestId: id, status } });
+  if (status === "declined") {
+    await decided(texts.withdrawalDeclined(request.amount, reason));
+    return { ...request, fee: null };
+  }
   const fee = withdrawalFee(request.amount);
   await tx.update(withdrawals).set({ fee }).where(eq(withdrawals.id, id));
   if (fee > 0n) await transfer(tx, { from: request.userId, to: SYSTEM, amount: fee, kind: "fee", requestId: id });
   await transfer(tx, { from: request.userId, to: EXTERNAL, amount: request.amount - fee, kind: "withdrawal", requestId: id });
+  await decided(texts.withdrawalAccepted(request.amount, fee));
   return { ...request, fee };
 }
 
@@ -133,7 +152,14 @@ export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail
   const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail)));
   if (!recipient) return refuse("recipient_not_found");
   if (recipient.id === senderId) return refuse("gift_to_self");
-  await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift" });
+  const transferId = await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift" });
+  await notify(tx, {
+    userId: recipient.id,
+    kind: "gift_received",
+    eventKey: `gift:${transferId}`,
+    text: texts.giftFrom(await nameOf(tx, senderId), input.amount),
+    data: { amount: input.amount.toString() },
+  });
 }
 
 /**
@@ -145,7 +171,14 @@ export async function adminGift(tx: Tx, recipientId: string, amount: Cents, max:
   const recipient = await lockActiveUser(tx, eq(users.id, recipientId));
   if (!recipient) return refuse("user_not_found");
   if (recipient.role === "admin") return refuse("gift_to_admin");
-  await transfer(tx, { from: SYSTEM, to: recipientId, amount, kind: "admin_gift" });
+  const transferId = await transfer(tx, { from: SYSTEM, to: recipientId, amount, kind: "admin_gift" });
+  await notify(tx, {
+    userId: recipientId,
+    kind: "gift_received",
+    eventKey: `gift:${transferId}`,
+    text: texts.giftFromPlatform(amount),
+    data: { amount: amount.toString(), fromPlatform: true },
+  });
 }
 
 export interface HistoryQuery {

@@ -14,7 +14,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import { AUDIT_ACTIONS, type AuditAction, MISSED_REASONS, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
+import { AUDIT_ACTIONS, type AuditAction, MISSED_REASONS, NOTIFICATION_KINDS, OWNED_LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES, WITHDRAWAL_METHODS } from "../shared/constants";
 import { type ChainEvidence, NETWORKS } from "../shared/chain";
 
 // The closed sets (programs, statuses, roles, methods) come from src/shared/constants.ts. Their
@@ -274,6 +274,41 @@ export const missedEarnings = pgTable(
     index("missed_earnings_user_idx").on(t.userId, t.id),
   ],
 );
+
+/**
+ * What a member is told (src/core/notifications.ts), written in the transaction of the event that
+ * causes it. (user_id, event_key) is unique: an event notifies a member once, however often the
+ * code that records it runs. Ids of one user grow in commit order (the user's
+ * notification_heads row is locked before the insert), so they are the live stream's event ids.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    eventKey: text("event_key").notNull(),
+    text: text("text").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    readAt: timestamp("read_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("notifications_event_uq").on(t.userId, t.eventKey),
+    index("notifications_user_idx").on(t.userId, t.id),
+    index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} IS NULL`),
+  ],
+);
+
+/**
+ * One row per user who has been notified: locked (by its upsert) before each notification of the
+ * user is inserted, so that the user's notification ids are handed out in commit order
+ * (docs/rules.md#lock-order, the last step).
+ */
+export const notificationHeads = pgTable("notification_heads", {
+  userId: text("user_id").primaryKey(),
+  count: bigint("count", { mode: "bigint" }).notNull().default(sql`0`),
+});
 
 export const revokedTokens = pgTable("revoked_tokens", {
   jti: text("jti").primaryKey(),

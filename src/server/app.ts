@@ -13,6 +13,7 @@ import { packageRoutes } from "./routes/packages";
 import { statementRoutes } from "./routes/statement";
 import { TOTAL_COUNT_HEADER } from "../shared/constants";
 import { userRoutes } from "./routes/user";
+import { notificationRoutes } from "./routes/notifications";
 
 export interface AppOptions {
   /** Adds the web side (pages and assets) after the API. */
@@ -75,7 +76,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   // Every route file registers the full paths of src/shared/contract.ts (API); the guards go first.
   api.use("/user/*", requireUser);
   api.use("/admin/*", requireUser, requireAdmin);
-  for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, packageRoutes, statementRoutes, adminRoutes]) api.route("/", routes);
+  for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, notificationRoutes, packageRoutes, statementRoutes, adminRoutes]) api.route("/", routes);
   api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
 

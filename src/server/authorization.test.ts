@@ -33,6 +33,8 @@ interface Route {
   admin: number;
   /** Its success is text (the statement's CSV), not JSON; refusals are JSON like everywhere. */
   text?: boolean;
+  /** Its success is an endless stream (Server-Sent Events): only the status and type are read. */
+  stream?: boolean;
 }
 
 /**
@@ -119,6 +121,9 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/user/transactions.csv", path: "/api/user/transactions.csv?kind=deposit", access: "user", user: 200, admin: 200, text: true },
     { method: "GET", pattern: "/api/user/requests", access: "user", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/earnings", path: "/api/user/earnings?days=7", access: "user", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/notifications", path: "/api/user/notifications?page=1", access: "user", user: 200, admin: 200 },
+    { method: "POST", pattern: "/api/user/notifications/read", access: "user", body: { all: true }, user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/events", access: "user", user: 200, admin: 200, stream: true },
     { method: "POST", pattern: "/api/newsletter", access: "public", body: { email: "reader@test.local" }, user: 201, admin: 201 },
     { method: "PATCH", pattern: "/api/programs/:program/levels/:level", path: "/api/programs/6p/levels/12", access: "admin", body: { cost: 10240, unfreezeCost: 5120 }, admin: 200 },
     { method: "GET", pattern: "/api/admin/deposits", path: "/api/admin/deposits?page=1&limit=100", access: "admin", admin: 200 },
@@ -174,6 +179,17 @@ describe("every route answers every kind of caller as the table says", () => {
       // Admin rows that change state run last for the admin, so earlier rows see the seeded data.
       for (const route of routes) {
         const token = await tokens[caller]!();
+        if (route.stream) {
+          const abort = new AbortController();
+          const raw = await h.app.request(pathOf(route), { headers: token ? { "x-auth-token": token } : {}, signal: abort.signal });
+          seen.push(`${route.method} ${pathOf(route)} -> ${raw.status}`);
+          wanted.push(`${route.method} ${pathOf(route)} -> ${expected(route, caller)}`);
+          if (raw.status === 200) expect(raw.headers.get("content-type")).toStartWith("text/event-stream");
+          else expect(typeof (await raw.json()).msg).toBe("string");
+          abort.abort();
+          await raw.body?.cancel().catch(() => {});
+          continue;
+        }
         const res = await h.call(route.method, pathOf(route), { token, body: route.body });
         seen.push(`${route.method} ${pathOf(route)} -> ${res.status}`);
         wanted.push(`${route.method} ${pathOf(route)} -> ${expected(route, caller)}`);

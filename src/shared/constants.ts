@@ -102,6 +102,28 @@ export const EARNINGS_MAX_DAYS = 365;
 export const AUDIT_ACTIONS = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
+// Notifications (src/core/notifications.ts)
+
+/**
+ * What a member is told about, each kind one sentence in their notifications: a partner joined
+ * under them, someone took a slot in their matrix, their level froze, a payment passed them by,
+ * a gift arrived, their deposit or withdrawal was decided; for admins, a new pending request.
+ */
+export const NOTIFICATION_KINDS = [
+  "partner_joined",
+  "slot_taken",
+  "level_frozen",
+  "missed",
+  "gift_received",
+  "deposit_decided",
+  "withdrawal_decided",
+  "pending_request",
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export const NOTIFICATION_PAGE_SIZE = 20;
+/** The most ids one POST /api/user/notifications/read may name. */
+export const MAX_READ_IDS = 100;
+
 // Lists
 
 export const USER_PAGE_SIZE = 10;

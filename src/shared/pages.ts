@@ -23,6 +23,8 @@ export const PAGES = {
   partners: `${DASHBOARD}/partners`,
   /** Two-factor authentication: set-up, recovery codes, turning it off. */
   security: `${DASHBOARD}/security`,
+  /** The member's notifications (the header's bell). */
+  notifications: `${DASHBOARD}/notifications`,
   allUsers: `${DASHBOARD}/all-users`,
   adminDashboard: `${DASHBOARD}/admin-dashboard`,
   adminWithdraw: `${DASHBOARD}/admin-withdraw`,

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import {
+  MAX_READ_IDS,
   DECISIONS,
   EARNINGS_DAYS,
   EARNINGS_MAX_DAYS,
@@ -172,6 +173,16 @@ export const giftSchema = z.object({
   amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),
   recipientEmail: email,
 });
+
+/** POST /api/user/notifications/read: `{ids}` (ids of the member's notifications) or `{all: true}`. */
+export const notificationsReadSchema = z.union([
+  z.object({ all: z.literal(true, { error: "all must be true." }) }),
+  z.object({
+    ids: z
+      .array(z.string().check(z.regex(/^[1-9][0-9]{0,17}$/, "Each id must be a notification id.")), { error: "ids must be a list of notification ids." })
+      .check(z.minLength(1, "ids must name at least one notification."), z.maxLength(MAX_READ_IDS, `ids may name at most ${MAX_READ_IDS} notifications.`)),
+  }),
+], { error: "Send {ids: [...]} or {all: true}." });
 
 export const adminGiftSchema = z.object({
   amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),

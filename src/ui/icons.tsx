@@ -104,6 +104,7 @@ const ICONS = {
 
   // Shared with the marketing site (its own icons are in ./siteIcons.tsx)
   shield: <path d="M12 3 4 6v6c0 4.5 3.4 8.3 8 9 4.6-.7 8-4.5 8-9V6l-8-3Zm-3.5 9 2.5 2.5 4.5-5" />,
+  bell: <path d="M6 16V11a6 6 0 0 1 12 0v5l2 2H4l2-2Zm4 4h4" />,
   chart: <path d="M4 20V10m6 10V4m6 16v-7m4 7H3" />,
 } satisfies Record<string, ReactNode>;
 

@@ -11,6 +11,7 @@ import { PAGES } from "../../shared/pages";
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
 const RegisterPage = lazy(() => import("../features/auth/RegisterPage"));
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
+const NotificationsPage = lazy(() => import("../features/notifications/NotificationsPage"));
 const DashboardNotFound = lazy(() => import("../layout/DashboardNotFound"));
 
 /**
@@ -27,6 +28,7 @@ export function AppRoutes() {
         {featureRoutes.map(({ path, page: Page }) => (
           <Route key={path} path={path} element={<Page />} />
         ))}
+        <Route path={PAGES.notifications} element={<NotificationsPage />} />
         <Route path="*" element={<DashboardNotFound />} />
       </Route>
       {/* Any other path belongs to the server (the landing page, its 404 page). */}

@@ -5,6 +5,7 @@ import { Spinner } from "../components/Spinner";
 import { brand } from "../../ui/content";
 import { isPage } from "../../shared/pages";
 import { useMe, type Me } from "../lib/me";
+import { useLiveEvents } from "../lib/liveEvents";
 import { BottomTabs } from "./BottomTabs";
 import { ConnectionBanner } from "./ConnectionBanner";
 import { Header } from "./Header";
@@ -20,7 +21,8 @@ export function DashboardLayout({ user }: { user: Me }) {
   const items = useMemo(() => menuFor(user.role), [user.role]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
-  const { unreachable } = useMe();
+  const { unreachable, token } = useMe();
+  useLiveEvents(token, isAdmin);
 
   useEffect(() => {
     const current = items.find((i) => isPage(pathname, i.to));

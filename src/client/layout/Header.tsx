@@ -4,6 +4,7 @@ import { Avatar } from "./Avatar";
 import { Brand } from "../../ui/Brand";
 import { Icon } from "../../ui/icons";
 import { preloadLogout, useLogout } from "./useLogout";
+import { NotificationBell } from "./NotificationBell";
 
 interface HeaderProps {
   user: Me;
@@ -39,6 +40,7 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
             {/* While a withdrawal is held, what can be spent: cents arithmetic, as everywhere. */}
             {user.pendingWithdrawalsTotal > 0n && <span className="muted text-xs sm:text-sm">{`· ${formatDollars(availableBalance(user))} $ available`}</span>}
           </p>
+          <NotificationBell unread={user.unreadNotifications ?? 0} />
           <div className="flex min-w-0 items-center gap-2">
             <Avatar name={user.name} size={34} />
             <span className="max-w-16 truncate text-sm font-medium sm:max-w-40">{user.name}</span>

@@ -2,7 +2,11 @@ import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { decode } from "hono/jwt";
 import { users } from "../../db/schema";
+import { currentUser } from "../../core/users";
+import { API } from "../../shared/contract";
 import { ADMIN } from "../../testing/db";
+import { credit } from "../../testing/domain";
+import { wire } from "../reply";
 import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
@@ -59,6 +63,32 @@ describe("GET /api/auth", () => {
     expect(await h.me(top.token)).toMatchObject({ totalPartners: 4, directPartners: 2 });
     expect(await h.me(mid.token)).toMatchObject({ totalPartners: 2, directPartners: 1, referredBy: top.myReferralId });
     expect(await h.me(low.token)).toMatchObject({ totalPartners: 1, directPartners: 1, referredBy: mid.myReferralId });
+  });
+
+  test("GET /api/auth shows every change of the member at once, as the contract encodes it (answers are kept by the member's whole state)", async () => {
+    const ann = await h.signUp({ name: "Ann Changes" });
+    const expected = async () => {
+      const { held, ...me } = await currentUser(h.db, ann.id);
+      return JSON.parse(JSON.stringify(wire(API.me, { ...me, pendingWithdrawalsTotal: held })));
+    };
+    const first = await h.me(ann.token);
+    expect(first).toEqual(await expected());
+    expect(await h.me(ann.token)).toEqual(first);
+
+    await credit(h.db, ann.id, 2_000n);
+    expect((await h.me(ann.token)).balance).toBe(20);
+    expect((await h.call("POST", "/api/user/packages/purchase/3p/1", { token: ann.token })).status).toBe(200);
+    const bought = await h.me(ann.token);
+    expect(bought.balance).toBe(15);
+    expect(bought.packages["3p"].levels[0]).toMatchObject({ level: 1, status: "active" });
+    expect(bought).toEqual(await expected());
+    await h.signUp({ referralId: ann.myReferralId });
+    expect(await h.me(ann.token)).toMatchObject({ totalPartners: 1, directPartners: 1 });
+    expect(await h.me(ann.token)).toEqual(await expected());
+
+    // The same state again (another token of the same member): the same answer; a revoked token: none.
+    expect((await h.call("POST", "/api/auth/logout", { token: ann.token })).status).toBe(200);
+    expect(await h.call("GET", "/api/auth", { token: ann.token })).toMatchObject({ status: 401, body: { code: "bad_token" } });
   });
 });
 

@@ -4,18 +4,39 @@ import { login, revokeToken, sessionGeneration } from "../../core/sessions";
 import { takeHit } from "../../core/throttle";
 import { inTransaction } from "../../core/tx";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
-import { adminReferralId, memberForToken, registerUser } from "../../core/users";
+import { adminReferralId, memberForToken, registerUser, type SignedInMember } from "../../core/users";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
 import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
-import { reply } from "../reply";
+import { reply, wire } from "../reply";
 import { issueToken } from "../tokens";
 import { validate } from "../validate";
 
 const HOUR = 60 * 60;
+
+/**
+ * GET /api/auth answers, as encoded through the contract (`wire`), by the member's state (every
+ * value the answer is made of: memberForToken). Encoding is a pure function of that state, so an
+ * equal state gets the same text without encoding it again; a dashboard asks again and again
+ * between two changes of its member. Bounded: the oldest go first. Nothing here is needed by
+ * another process, or outlives a change (docs/rules.md#several-processes).
+ */
+const encoded = new Map<string, string>();
+const MAX_ENCODED = 2_000;
+
+function encodedMember(found: SignedInMember): string {
+  let text = encoded.get(found.state);
+  if (text === undefined) {
+    const { held, ...me } = found.member();
+    text = JSON.stringify(wire(API.me, { ...me, pendingWithdrawalsTotal: held }));
+    if (encoded.size >= MAX_ENCODED) encoded.delete(encoded.keys().next().value!);
+    encoded.set(found.state, text);
+  }
+  return text;
+}
 
 /** A session token for `userId`, of the user's current session generation. */
 async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
@@ -69,8 +90,7 @@ export const authRoutes = new Hono<AppEnv>()
     if (!found) return refusal(c, "bad_token");
     c.set("claims", claims);
     c.set("user", found.user);
-    const { held, ...me } = found.member;
-    return reply(c, API.me, { ...me, pendingWithdrawalsTotal: held });
+    return c.body(encodedMember(found), 200, { "Content-Type": "application/json" });
   })
   .post(API.logout.path, requireSignedIn, async (c) => {
     await revokeToken(c.get("deps").db, c.get("claims"));

@@ -24,6 +24,8 @@ export interface WebOptions {
   /** The build manifest; default: read public/build/manifest.json. `null`: no assets. */
   manifest?: Manifest | null;
   publicDir?: string;
+  /** The clock of the page cache (tests move it on). */
+  now?: () => number;
 }
 
 /** Client-routed pages, compared case-insensitively (/logIn, /Register...); the dashboard with every page below it. */
@@ -96,7 +98,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   const pages = (c: Context<AppEnv>) => {
     const { db } = c.get("deps");
     let cache = caches.get(db);
-    if (!cache) caches.set(db, (cache = new PageCache(db, manifest)));
+    if (!cache) caches.set(db, (cache = new PageCache(db, manifest, options.now)));
     return cache;
   };
 

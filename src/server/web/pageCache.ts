@@ -170,7 +170,7 @@ export class PageCache {
   current(key: string): Entry | undefined {
     const now = this.now();
     if (this.version === undefined || now - this.checkedAt >= CHECK_MS || now < this.checkedAt) return undefined;
-    const pending = pendingContentVersion(now);
+    const pending = pendingContentVersion();
     if (pending !== undefined && pending !== this.version) return undefined;
     return this.pages.get(key);
   }
@@ -178,7 +178,7 @@ export class PageCache {
   /** Undefined when the pages may be served as they are; else the look to wait for first. */
   private look(): Promise<void> | undefined {
     const now = this.now();
-    const pending = pendingContentVersion(now);
+    const pending = pendingContentVersion();
     const due = now - this.checkedAt >= CHECK_MS || now < this.checkedAt;
     if (pending !== undefined && pending !== this.version) return this.check();
     if (this.version === undefined) return this.check();

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { LEVEL_ACTIONS, MISSED_REASONS, REQUEST_STATUSES, REQUEST_TYPES, SLOT_OUTCOMES, STATEMENT_KINDS } from "../constants";
+import { LEVEL_ACTIONS, MISSED_REASONS, NOTIFICATION_KINDS, REQUEST_STATUSES, REQUEST_TYPES, SLOT_OUTCOMES, STATEMENT_KINDS } from "../constants";
 import { NETWORKS } from "../chain";
 import * as S from "../schemas";
 import { endpoint, entity, levelStatus, message, money, program, timestamp } from "./wire";
@@ -151,6 +151,13 @@ export const levelPreview = z.object({
 /** The statement as CSV: a header row, then one line per statement row (dollars, 2 decimals). */
 export const csv = z.string();
 
+/** One of the member's notifications; `_id` is also the live stream's event id (GET /api/user/events). */
+export const notificationItem = entity({ kind: z.enum(NOTIFICATION_KINDS), text: z.string(), createdAt: timestamp, read: z.boolean() });
+export const notificationPage = z.object({ items: z.array(notificationItem), totalPages: z.int(), unread: z.int() });
+export const unread = z.object({ unread: z.int() });
+/** Server-Sent Events (text/event-stream): `notification` (data: a notificationItem, id: its _id), `balance`, `pending` (admins). */
+export const eventStream = z.string();
+
 export const MEMBER = {
   referrer: endpoint({ method: "GET", path: "/user/details/:referralId", response: referrer }),
   deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201 }),
@@ -168,4 +175,7 @@ export const MEMBER = {
   missed: endpoint({ method: "GET", path: "/user/missed", query: S.pageQuery, response: missedPage }),
   requests: endpoint({ method: "GET", path: "/user/requests", query: S.requestsQuery, response: requestPage }),
   earnings: endpoint({ method: "GET", path: "/user/earnings", query: S.earningsQuery, response: earnings }),
+  notifications: endpoint({ method: "GET", path: "/user/notifications", query: S.pageQuery, response: notificationPage }),
+  notificationsRead: endpoint({ method: "POST", path: "/user/notifications/read", body: S.notificationsReadSchema, response: unread }),
+  events: endpoint({ method: "GET", path: "/user/events", response: eventStream }),
 } as const;

@@ -18,6 +18,8 @@ export const me = entity({
   totalPartners: z.int(),
   directPartners: z.int(),
   createdAt: timestamp,
+  /** Notifications not read yet (the header's bell). Optional: an earlier server does not send it. */
+  unreadNotifications: z.optional(z.int()),
 });
 
 

@@ -1,0 +1,82 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
+import toast from "react-hot-toast";
+import { API_BASE } from "./api";
+import { meKey } from "./me";
+
+/**
+ * The member's live stream, GET /api/user/events (Server-Sent Events), read with fetch streaming
+ * so the token goes in x-auth-token. Each event refreshes what it changed (react-query keys; the
+ * polling of every query stays as the fallback) and a new notification is also a toast. A dropped
+ * stream reconnects after a pause that grows to 30 s, with Last-Event-ID: the server sends what
+ * was missed. Query keys are spelled out here so the first load carries none of the pages.
+ */
+export function useLiveEvents(token: string | null | undefined, admin: boolean) {
+  const client = useQueryClient();
+  useEffect(() => {
+    if (!token || typeof fetch === "undefined" || typeof TextDecoder === "undefined") return;
+    const stop = new AbortController();
+    let lastId: string | undefined;
+    let failures = 0;
+    const refresh = (...keys: readonly unknown[][]) => {
+      for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+    };
+    const onEvent = (event: string, data: string, id: string | undefined) => {
+      if (event === "notification") {
+        if (id) lastId = id;
+        try {
+          const text = (JSON.parse(data) as { text?: unknown }).text;
+          if (typeof text === "string") toast(text, { id: `n${id}`, icon: "🔔" });
+        } catch {}
+        refresh([...meKey], ["notifications"], ["partners"], ["matrix"], ["me", "requests"]);
+      } else if (event === "balance") refresh([...meKey], ["transactions"], ["earnings"], ["me", "requests"]);
+      else if (event === "pending" && admin) refresh(["admin", "deposits"], ["admin", "withdrawals"]);
+    };
+
+    (async () => {
+      while (!stop.signal.aborted) {
+        try {
+          const headers: Record<string, string> = { "x-auth-token": token, Accept: "text/event-stream" };
+          if (lastId) headers["Last-Event-ID"] = lastId;
+          const response = await fetch(`${API_BASE}/user/events`, { headers, signal: stop.signal });
+          if (response.status === 401 || response.status === 403) return; // the session's own checks sign out
+          if (!response.ok || !response.body) throw new Error(String(response.status));
+          // Connected: from now on a dropped stream resumes after the id last seen (0: everything new).
+          lastId ??= "0";
+          failures = 0;
+          const reader = response.body.getReader();
+          const decoder = new TextDecoder();
+          let buffer = "";
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffer += decoder.decode(value, { stream: true });
+            let end: number;
+            while ((end = buffer.indexOf("\n\n")) >= 0) {
+              const block = buffer.slice(0, end);
+              buffer = buffer.slice(end + 2);
+              let event = "message";
+              let data = "";
+              let id: string | undefined;
+              for (const line of block.split("\n")) {
+                const colon = line.indexOf(":");
+                if (colon === 0) continue;
+                const field = colon < 0 ? line : line.slice(0, colon);
+                const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+                if (field === "event") event = value;
+                else if (field === "data") data += value;
+                else if (field === "id") id = value;
+              }
+              onEvent(event, data, id);
+            }
+          }
+        } catch {
+          if (stop.signal.aborted) return;
+        }
+        failures++;
+        await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** Math.min(failures, 5), 30_000)));
+      }
+    })();
+    return () => stop.abort();
+  }, [token, admin, client]);
+}

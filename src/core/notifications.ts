@@ -1,0 +1,199 @@
+import { and, count, desc, eq, gt, asc, inArray, isNull, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { rowsOf } from "../db/client";
+import { notifications, users, type Program } from "../db/schema";
+import { NOTIFICATION_PAGE_SIZE, type MissedReason, type NotificationKind } from "../shared/constants";
+import { formatUsdt, type Cents } from "../shared/money";
+import { pageCount } from "./util";
+
+/**
+ * Notifications (docs/rules.md#notifications): what a member is told, written in the transaction
+ * of the event that causes it, so a refused or rolled-back operation notifies no one. Each carries
+ * an event key unique per member: the same event recorded twice (a retried transaction, a replay)
+ * notifies once. Live delivery is Postgres NOTIFY on EVENTS_CHANNEL, sent in the same transaction
+ * and so delivered only at commit (PGlite has the same LISTEN/NOTIFY in one process); the server's
+ * stream (src/server/events.ts) fans them out to signed-in members.
+ */
+
+export const EVENTS_CHANNEL = "matrix_events";
+
+/** What travels on EVENTS_CHANNEL (JSON): a new notification, balances changed, pending requests changed. */
+export type LiveEvent =
+  | { t: "n"; u: string; id: string; kind: NotificationKind; text: string; at: string }
+  | { t: "b"; u: string[] }
+  | { t: "p" };
+
+export interface NewNotification {
+  userId: string;
+  kind: NotificationKind;
+  /** Unique per member: the same event never notifies the same member twice. */
+  eventKey: string;
+  text: string;
+  data?: Record<string, unknown>;
+}
+
+/** Records one notification in the caller's transaction; see notifyAll. */
+export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [notification]);
+
+/**
+ * Records notifications in the caller's transaction, in user id order. For each: the member's
+ * notification_heads row is locked (upserted), then the notification inserted unless its event
+ * key is already there, and announced with pg_notify (delivered at commit). The head lock makes a
+ * member's notification ids grow in commit order, which the live stream's resume relies on.
+ *
+ * Lock order (docs/rules.md#lock-order): called last in an operation, after the accounts; the
+ * notification's foreign key takes a KEY SHARE lock on the member's users row, like a missed
+ * earning's.
+ */
+export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> {
+  const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  for (const n of sorted) {
+    await tx.execute(sql`WITH head AS (
+        INSERT INTO notification_heads (user_id, count) VALUES (${n.userId}, 1)
+        ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + 1
+        RETURNING user_id
+      )
+      INSERT INTO notifications (user_id, kind, event_key, text, data)
+      SELECT user_id, ${n.kind}, ${n.eventKey}, ${n.text}, ${n.data === undefined ? null : JSON.stringify(n.data)}::jsonb FROM head
+      ON CONFLICT (user_id, event_key) DO NOTHING
+      RETURNING id, pg_notify(${EVENTS_CHANNEL}, json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text)`);
+  }
+}
+
+/** Tells the live streams of these members that their balance changed (delivered at commit). */
+export async function signalBalance(tx: Tx, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  const event: LiveEvent = { t: "b", u: userIds };
+  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
+}
+
+/** Tells the admins' live streams that the pending requests changed (delivered at commit). */
+export async function signalPending(tx: Tx): Promise<void> {
+  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ t: "p" } satisfies LiveEvent)})`);
+}
+
+// Texts, in words a member understands; money from cents.
+
+const programName = (program: Program) => program.toUpperCase();
+const levelName = (program: Program, level: number) => `${programName(program)} level ${level}`;
+
+export async function nameOf(tx: Tx | Db, userId: string): Promise<string> {
+  const [row] = await tx.select({ name: users.name }).from(users).where(eq(users.id, userId));
+  return row?.name ?? "A member";
+}
+
+export const texts = {
+  partnerJoined: (name: string) => `${name} joined your team as your direct partner.`,
+  slotPaid: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
+    `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: ${formatUsdt(amount)} paid to you.`,
+  slotPassedUp: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
+    `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: the ${formatUsdt(amount)} passed up to the member above you.`,
+  cycleCompleted: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
+    `${buyer} took slot ${slot}, the last of your ${levelName(program, level)} matrix: the cycle is complete and the ${formatUsdt(amount)} passed up.`,
+  levelFrozen: (program: Program, level: number, cycles: number) =>
+    `Your ${levelName(program, level)} froze after ${cycles} completed cycles. Unfreeze it to receive its payments again.`,
+  missed: (buyer: string, action: "purchase" | "unfreeze", program: Program, level: number, amount: Cents, reason: MissedReason) =>
+    `A payment of ${formatUsdt(amount)} (${buyer}'s ${action} of ${levelName(program, level)}) passed you by: ${
+      reason === "frozen" ? "your level was frozen" : "you do not have that level yet"
+    }.`,
+  giftFrom: (sender: string, amount: Cents) => `${sender} sent you a gift of ${formatUsdt(amount)}.`,
+  giftFromPlatform: (amount: Cents) => `You received a gift of ${formatUsdt(amount)} from the platform.`,
+  depositAccepted: (amount: Cents) => `Your deposit of ${formatUsdt(amount)} was accepted and added to your balance.`,
+  depositDeclined: (amount: Cents, reason: string | null) =>
+    `Your deposit of ${formatUsdt(amount)} was declined.${reason ? ` Reason: ${reason}` : ""}`,
+  withdrawalAccepted: (amount: Cents, fee: Cents) =>
+    `Your withdrawal of ${formatUsdt(amount)} was accepted: ${formatUsdt(amount - fee)} is on its way to your wallet (fee ${formatUsdt(fee)}).`,
+  withdrawalDeclined: (amount: Cents, reason: string | null) =>
+    `Your withdrawal of ${formatUsdt(amount)} was declined; the amount is available again.${reason ? ` Reason: ${reason}` : ""}`,
+  pendingRequest: (name: string, type: "deposit" | "withdrawal", amount: Cents) => `${name} requested a ${type} of ${formatUsdt(amount)}. It waits for a decision.`,
+};
+
+/** Every admin (not deleted) is told of a new pending request, and their pending counts refresh. */
+export async function notifyAdminsOfRequest(tx: Tx, type: "deposit" | "withdrawal", requestId: string, userId: string, amount: Cents) {
+  const admins = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.role, "admin"), isNull(users.deletedAt)));
+  const text = texts.pendingRequest(await nameOf(tx, userId), type, amount);
+  await notifyAll(
+    tx,
+    admins.map((a) => ({ userId: a.id, kind: "pending_request", eventKey: `pending:${type}:${requestId}`, text, data: { type, requestId } })),
+  );
+  await signalPending(tx);
+}
+
+// Reading
+
+export interface NotificationItem {
+  id: string;
+  kind: NotificationKind;
+  text: string;
+  createdAt: Date;
+  read: boolean;
+}
+
+const itemColumns = {
+  id: sql<string>`${notifications.id}::text`,
+  kind: notifications.kind,
+  text: notifications.text,
+  createdAt: notifications.createdAt,
+  read: sql<boolean>`${notifications.readAt} IS NOT NULL`,
+};
+
+export async function unreadCount(db: Db | Tx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)));
+  return Number(row?.n ?? 0);
+}
+
+/** GET /api/user/notifications: a page, newest first, with the unread count. */
+export async function notificationsOf(db: Db, userId: string, page: number) {
+  const [total] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, userId));
+  const items = await db
+    .select(itemColumns)
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.id))
+    .limit(NOTIFICATION_PAGE_SIZE)
+    .offset((page - 1) * NOTIFICATION_PAGE_SIZE);
+  return {
+    items: items as NotificationItem[],
+    totalPages: pageCount(Number(total?.n ?? 0), NOTIFICATION_PAGE_SIZE),
+    unread: await unreadCount(db, userId),
+  };
+}
+
+/** The member's notifications after `afterId`, oldest first: what a resumed stream missed. */
+export async function notificationsAfter(db: Db, userId: string, afterId: bigint, limit: number): Promise<NotificationItem[]> {
+  const rows = await db
+    .select(itemColumns)
+    .from(notifications)
+    .where(and(eq(notifications.userId, userId), gt(notifications.id, afterId)))
+    .orderBy(asc(notifications.id))
+    .limit(limit);
+  return rows as NotificationItem[];
+}
+
+/** Marks the member's own notifications read: those named (ids of others are ignored), or all. Answers the unread count. */
+export async function markRead(db: Db, userId: string, which: { ids?: string[]; all?: boolean }): Promise<number> {
+  const mine = and(eq(notifications.userId, userId), isNull(notifications.readAt));
+  if (which.all) {
+    await db.update(notifications).set({ readAt: new Date() }).where(mine);
+  } else if (which.ids && which.ids.length > 0) {
+    const ids = which.ids.map((id) => BigInt(id));
+    await db
+      .update(notifications)
+      .set({ readAt: new Date() })
+      .where(and(mine, inArray(notifications.id, ids)));
+  }
+  return unreadCount(db, userId);
+}
+
+/** For tests and checks: a member's notifications, oldest first, straight from the table. */
+export async function allNotificationsOf(db: Db | Tx, userId: string) {
+  return rowsOf<{ kind: NotificationKind; event_key: string; text: string }>(
+    await db.execute(sql`SELECT kind, event_key, text FROM notifications WHERE user_id = ${userId} ORDER BY id`),
+  );
+}

@@ -1,0 +1,99 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { TEST_DATABASE_URL } from "../testing/db";
+import { workerCount } from "./cluster";
+
+const ROOT = join(import.meta.dir, "../..");
+
+describe("WORKERS", () => {
+  test("on Postgres: WORKERS processes, one per CPU by default; the embedded database is always one process", () => {
+    const pg = "postgres://x@127.0.0.1/db";
+    expect(workerCount({}, pg)).toBe(availableParallelism());
+    expect(workerCount({ WORKERS: "" }, pg)).toBe(availableParallelism());
+    expect(workerCount({ WORKERS: "3" }, pg)).toBe(3);
+    expect(workerCount({ WORKERS: "1" }, pg)).toBe(1);
+    expect(workerCount({ WORKERS: "4" }, undefined)).toBe(1);
+    for (const bad of ["0", "-1", "1.5", "two"]) expect(() => workerCount({ WORKERS: bad }, pg)).toThrow("WORKERS must be a whole number of 1 or more");
+  });
+});
+
+const children = (pid: number) =>
+  Bun.spawnSync(["ps", "-o", "pid=", "--ppid", String(pid)]).stdout.toString().trim().split(/\s+/).filter(Boolean).map(Number).sort();
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return Bun.spawnSync(["ps", "-o", "stat=", "-p", String(pid)]).stdout.toString().trim().startsWith("Z") === false;
+  } catch {
+    return false;
+  }
+};
+async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await Bun.sleep(50);
+  }
+}
+
+const cleanups: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups) await cleanup();
+});
+
+describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)", () => {
+  async function startServer() {
+    const name = `cluster_${process.pid}_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
+    const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`CREATE DATABASE ${name}`);
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = `/${name}`;
+    const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: url.toString(), PORT: "0", WORKERS: "2", ADMIN_PASSWORD: "cluster-admin-password" };
+    delete env.JWT_SECRET;
+    const server = Bun.spawn(["bun", "src/server/index.ts"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
+    cleanups.push(async () => {
+      if (server.exitCode === null) server.kill("SIGKILL");
+      for (const pid of children(server.pid)) process.kill(pid, "SIGKILL");
+      await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    });
+    let out = "";
+    const reader = (async () => {
+      for await (const chunk of server.stdout) out += new TextDecoder().decode(chunk);
+    })();
+    let err = "";
+    void (async () => {
+      for await (const chunk of server.stderr) err += new TextDecoder().decode(chunk);
+    })();
+    await until(() => out.includes("Listening on") || server.exitCode !== null, 60_000);
+    const port = Number(/localhost:(\d+)/.exec(out)?.[1]);
+    return { server, port, output: () => out, errors: () => err, reader };
+  }
+
+  test("two workers share the port; one that dies is started again; SIGTERM stops them all; a killed supervisor takes its workers along", async () => {
+    const { server, port, output, errors } = await startServer();
+    expect(output()).toContain(`Listening on http://localhost:${port} (Postgres, 2 worker processes)`);
+    expect(output().match(/Listening on/g)).toHaveLength(1);
+    const workers = children(server.pid);
+    expect(workers).toHaveLength(2);
+    expect((await fetch(`http://127.0.0.1:${port}/api/programs/3p/levels`)).status).toBe(200);
+
+    process.kill(workers[0]!, "SIGKILL");
+    await until(() => children(server.pid).length === 2 && !children(server.pid).includes(workers[0]!));
+    await until(() => errors().includes(`(pid ${workers[0]}) exited (SIGKILL); starting another`));
+    for (let i = 0; i < 20; i++) expect((await fetch(`http://127.0.0.1:${port}/`)).status).toBe(200);
+
+    server.kill("SIGTERM");
+    await server.exited;
+    expect(server.exitCode).toBe(0);
+    const left = children(server.pid);
+    expect(left.filter(alive)).toEqual([]);
+
+    const second = await startServer();
+    const theirs = children(second.server.pid);
+    expect(theirs).toHaveLength(2);
+    second.server.kill("SIGKILL");
+    await until(() => theirs.every((pid) => !alive(pid)), 10_000);
+  }, 120_000);
+});

@@ -1,0 +1,267 @@
+import { describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { EVENTS_CHANNEL } from "../../core/notifications";
+import { rowsOf } from "../../db/client";
+import type { Harness } from "../../testing/harness";
+import { matrixHelpers } from "../../testing/matrix";
+import { useMoneyHarness } from "../../testing/useHarness";
+import { STREAM_QUEUE_LIMIT } from "./notifications";
+
+// Notifications (docs/rules.md#notifications): each kind written once, in its event's transaction,
+// read through GET /api/user/notifications, and streamed live by GET /api/user/events.
+let h: Harness;
+let m: ReturnType<typeof matrixHelpers>;
+useMoneyHarness((made) => {
+  h = made;
+  m = matrixHelpers(made);
+});
+
+type Note = { kind: string; text: string };
+/** The member's notifications, oldest first, as [kind, text]. */
+async function notesOf(token: string): Promise<Note[]> {
+  const res = await h.call("GET", "/api/user/notifications", { token });
+  expect(res.status).toBe(200);
+  return (res.body.items as Note[]).map(({ kind, text }) => ({ kind, text })).reverse();
+}
+const kindsOf = async (token: string) => (await notesOf(token)).map((n) => n.kind);
+const count = async () => Number(rowsOf<{ n: string }>(await h.db.execute(sql`SELECT count(*)::text AS n FROM notifications`))[0]!.n);
+
+describe("each kind is written once, in the event's transaction", () => {
+  test("a partner joined under you", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    await h.signUp({ name: "Bob", referralId: alice.myReferralId });
+    expect(await notesOf(alice.token)).toEqual([{ kind: "partner_joined", text: "Bob joined your team as your direct partner." }]);
+    // A refused sign-up (the email is taken) notifies no one.
+    const taken = await h.call("POST", "/api/auth/register", { body: { name: "Bob again", email: "user" + "x@test.local", password: "secret-password", referralId: alice.myReferralId } });
+    expect(taken.status).toBe(201);
+    const again = await h.call("POST", "/api/auth/register", { body: { name: "Bob twice", email: "userx@test.local", password: "secret-password", referralId: alice.myReferralId } });
+    expect(again.status).toBe(409);
+    expect(await kindsOf(alice.token)).toEqual(["partner_joined", "partner_joined"]);
+  });
+
+  test("a gift received; a refused gift notifies no one; a retried gift (same Idempotency-Key) notifies once", async () => {
+    const sender = await h.signUp({ name: "Sender" });
+    const recipient = await h.signUp({ name: "Recipient" });
+    const before = await count();
+    expect((await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 5, recipientEmail: recipient.email } })).status).toBe(400);
+    expect(await count()).toBe(before);
+    await h.fund(sender.token, 30);
+    const headers = { "Idempotency-Key": "gift-once" };
+    for (let i = 0; i < 3; i++) {
+      const res = await h.call("POST", "/api/user/gift", { token: sender.token, headers, body: { amount: "12.50", recipientEmail: recipient.email } });
+      expect(res.status).toBe(200);
+    }
+    expect(await notesOf(recipient.token)).toEqual([{ kind: "gift_received", text: "Sender sent you a gift of 12.50 USDT." }]);
+    expect((await h.me(recipient.token)).balance).toBe(12.5);
+    // An admin gift, from the platform.
+    expect((await h.call("POST", `/api/admin/users/${recipient.id}/gift`, { token: h.adminToken, body: { amount: 1 } })).status).toBe(200);
+    expect((await notesOf(recipient.token)).at(-1)).toEqual({ kind: "gift_received", text: "You received a gift of 1 USDT from the platform." });
+  });
+
+  test("deposits and withdrawals: admins hear of each new request, the member of each decision with the reason", async () => {
+    const member = await h.signUp({ name: "Dee" });
+    const adminBefore = (await kindsOf(h.adminToken)).length;
+    const accepted = await h.deposit(member.token, 40);
+    const declined = await h.deposit(member.token, 7);
+    expect((await notesOf(h.adminToken)).slice(adminBefore)).toEqual([
+      { kind: "pending_request", text: "Dee requested a deposit of 40 USDT. It waits for a decision." },
+      { kind: "pending_request", text: "Dee requested a deposit of 7 USDT. It waits for a decision." },
+    ]);
+    expect((await h.decide("deposits", accepted, "accepted")).status).toBe(200);
+    const put = await h.call("PUT", `/api/admin/deposits/${declined}`, { token: h.adminToken, body: { status: "declined", reason: "No such transaction." } });
+    expect(put.status).toBe(200);
+    // Deciding again is refused and notifies no one.
+    expect((await h.decide("deposits", declined, "accepted")).status).toBe(409);
+    const w1 = await h.withdraw(member.token, 20);
+    const w2 = await h.withdraw(member.token, 10);
+    expect((await h.decide("withdrawals", w1, "accepted")).status).toBe(200);
+    expect((await h.call("PUT", `/api/admin/withdrawals/${w2}`, { token: h.adminToken, body: { status: "declined", reason: "Wrong address." } })).status).toBe(200);
+    expect(await notesOf(member.token)).toEqual([
+      { kind: "deposit_decided", text: "Your deposit of 40 USDT was accepted and added to your balance." },
+      { kind: "deposit_decided", text: "Your deposit of 7 USDT was declined. Reason: No such transaction." },
+      { kind: "withdrawal_decided", text: "Your withdrawal of 20 USDT was accepted: 18.40 USDT is on its way to your wallet (fee 1.60 USDT)." },
+      { kind: "withdrawal_decided", text: "Your withdrawal of 10 USDT was declined; the amount is available again. Reason: Wrong address." },
+    ]);
+    expect((await notesOf(h.adminToken)).slice(adminBefore).map((n) => n.text)).toEqual([
+      "Dee requested a deposit of 40 USDT. It waits for a decision.",
+      "Dee requested a deposit of 7 USDT. It waits for a decision.",
+      "Dee requested a withdrawal of 20 USDT. It waits for a decision.",
+      "Dee requested a withdrawal of 10 USDT. It waits for a decision.",
+    ]);
+  });
+
+  test("slots taken (paid, passed up, the last), a level frozen, payments that passed you by; a refused purchase notifies no one", async () => {
+    const top = await m.member(undefined, 100, "Top");
+    const mid = await m.member(top, 100, "Mid");
+    await m.bought(top, "3p", 1);
+    await m.bought(mid, "3p", 1); // top's slot 1
+    const before = await count();
+    const poor = await m.member(mid, 0, "Poor");
+    expect((await m.buy(poor, "3p", 1)).status).toBe(400);
+    expect(await count()).toBe(before + 1); // Poor's sign-up told Mid; the refused purchase nothing
+    // Mid's partners fill Mid's matrix twice: slots 3 and 6 pass up to Top; the 6th freezes Mid.
+    for (let i = 1; i <= 6; i++) await m.bought(await m.member(mid, 100, `P${i}`), "3p", 1);
+    // Mid is frozen: the next purchase under Mid passes Mid by.
+    await m.bought(await m.member(mid, 100, "Late"), "3p", 1);
+    const mids = (await notesOf(mid.token)).filter((n) => ["slot_taken", "level_frozen", "missed"].includes(n.kind));
+    expect(mids).toEqual([
+      { kind: "slot_taken", text: "P1 took slot 1 of your 3P level 1 matrix: 5 USDT paid to you." },
+      { kind: "slot_taken", text: "P2 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you." },
+      { kind: "slot_taken", text: "P3 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up." },
+      { kind: "slot_taken", text: "P4 took slot 1 of your 3P level 1 matrix: 5 USDT paid to you." },
+      { kind: "slot_taken", text: "P5 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you." },
+      { kind: "slot_taken", text: "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up." },
+      { kind: "level_frozen", text: "Your 3P level 1 froze after 2 completed cycles. Unfreeze it to receive its payments again." },
+      { kind: "missed", text: "A payment of 5 USDT (Late's purchase of 3P level 1) passed you by: your level was frozen." },
+    ]);
+    const tops = (await notesOf(top.token)).filter((n) => n.kind === "slot_taken").map((n) => n.text);
+    expect(tops).toEqual([
+      "Mid took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
+      "P3 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you.",
+      "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up.",
+      "Late took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
+    ]);
+    // A referrer without the level hears what passed them by.
+    const idle = await m.member(top, 0, "Idle");
+    await m.bought(await m.member(idle, 100, "Kid"), "3p", 1);
+    expect((await notesOf(idle.token)).at(-1)).toEqual({
+      kind: "missed",
+      text: "A payment of 5 USDT (Kid's purchase of 3P level 1) passed you by: you do not have that level yet.",
+    });
+  });
+});
+
+describe("GET /api/user/notifications and POST /api/user/notifications/read", () => {
+  test("pages newest first with the unread count; marks read by ids (only one's own) or all", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const other = await h.signUp();
+    for (let i = 0; i < 22; i++) await h.signUp({ referralId: alice.myReferralId });
+    const first = await h.call("GET", "/api/user/notifications", { token: alice.token });
+    expect(first.body).toMatchObject({ totalPages: 2, unread: 22 });
+    expect(first.body.items).toHaveLength(20);
+    const ids = first.body.items.map((i: { _id: string }) => i._id);
+    expect([...ids].sort((a: string, b: string) => Number(b) - Number(a))).toEqual(ids);
+    expect(first.body.items[0]).toMatchObject({ kind: "partner_joined", read: false });
+    expect((await h.call("GET", "/api/user/notifications?page=2", { token: alice.token })).body.items).toHaveLength(2);
+    // Another member's ids are ignored.
+    expect(await h.call("POST", "/api/user/notifications/read", { token: other.token, body: { ids: ids.slice(0, 3) } })).toMatchObject({ status: 200, body: { unread: 0 } });
+    expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { ids: ids.slice(0, 3) } })).toMatchObject({ status: 200, body: { unread: 19 } });
+    expect((await h.call("GET", "/api/user/notifications", { token: alice.token })).body.items.slice(0, 4).map((i: { read: boolean }) => i.read)).toEqual([true, true, true, false]);
+    expect((await h.me(alice.token)).unreadNotifications).toBe(19);
+    expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { all: true } })).toMatchObject({ status: 200, body: { unread: 0 } });
+    expect((await h.me(alice.token)).unreadNotifications).toBe(0);
+    for (const body of [{}, { ids: [] }, { ids: ["abc"] }, { all: false }, { ids: "1" }]) {
+      expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body })).toMatchObject({ status: 400, body: { code: "validation" } });
+    }
+    expect((await h.call("GET", "/api/user/notifications?page=0", { token: alice.token })).status).toBe(400);
+    expect((await h.call("GET", "/api/user/notifications")).status).toBe(401);
+  });
+});
+
+/** An open SSE stream of the app, read frame by frame. */
+async function openStream(token: string, lastEventId?: string) {
+  const controller = new AbortController();
+  const headers: Record<string, string> = { "x-auth-token": token };
+  if (lastEventId !== undefined) headers["Last-Event-ID"] = lastEventId;
+  const res = await h.app.request("/api/user/events", { headers, signal: controller.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  /** The next event frame (comments skipped), parsed. */
+  async function next(timeoutMs = 2000): Promise<{ event: string; id?: string; data: any }> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const end = buffer.indexOf("\n\n");
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const fields: Record<string, string> = {};
+        for (const line of block.split("\n")) {
+          if (line.startsWith(":") || line === "") continue;
+          const i = line.indexOf(": ");
+          fields[line.slice(0, i)] = line.slice(i + 2);
+        }
+        if (!fields.event) continue;
+        return { event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? "null") };
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error("no event in time");
+      const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => "timeout" as const)]);
+      if (chunk === "timeout") throw new Error("no event in time");
+      if (chunk.done) throw new Error("stream ended");
+      buffer += decoder.decode(chunk.value, { stream: true });
+    }
+  }
+  const close = () => {
+    controller.abort();
+    void reader.cancel().catch(() => {});
+  };
+  return { res, next, close, reader };
+}
+
+describe("GET /api/user/events", () => {
+  test("streams the member's new notifications and balance changes, the admin's pending changes; headers of a stream", async () => {
+    const sender = await h.signUp({ name: "Sender" });
+    const recipient = await h.signUp({ name: "Recipient" });
+    await h.fund(sender.token, 20);
+    const stream = await openStream(recipient.token);
+    const admin = await openStream(h.adminToken);
+    try {
+      expect(stream.res.status).toBe(200);
+      expect(stream.res.headers.get("content-type")).toStartWith("text/event-stream");
+      expect(stream.res.headers.get("cache-control")).toBe("no-store");
+      expect(stream.res.headers.get("content-encoding")).toBeNull();
+      await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 3, recipientEmail: recipient.email } });
+      const events = [await stream.next(), await stream.next()].sort((a, b) => a.event.localeCompare(b.event));
+      expect(events[0]).toMatchObject({ event: "balance" });
+      expect(events[1]).toMatchObject({ event: "notification", data: { kind: "gift_received", text: "Sender sent you a gift of 3 USDT.", read: false } });
+      expect(events[1]!.id).toBe(events[1]!.data._id);
+      // A refused operation sends nothing; the next event is the deposit's.
+      await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 500, recipientEmail: recipient.email } });
+      await h.deposit(recipient.token, 5);
+      expect(await admin.next()).toMatchObject({ event: "notification", data: { kind: "pending_request" } });
+      expect(await admin.next()).toMatchObject({ event: "pending" });
+    } finally {
+      stream.close();
+      admin.close();
+    }
+  });
+
+  test("a stream resumed with Last-Event-ID receives what it missed, in order, then live ones, none twice", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    await h.signUp({ name: "One", referralId: alice.myReferralId });
+    const first = await openStream(alice.token, "0");
+    const one = await first.next();
+    expect(one).toMatchObject({ event: "notification", data: { text: "One joined your team as your direct partner." } });
+    first.close();
+    await h.signUp({ name: "Two", referralId: alice.myReferralId });
+    await h.signUp({ name: "Three", referralId: alice.myReferralId });
+    const again = await openStream(alice.token, one.id);
+    try {
+      expect((await again.next()).data.text).toStartWith("Two ");
+      expect((await again.next()).data.text).toStartWith("Three ");
+      await h.signUp({ name: "Four", referralId: alice.myReferralId });
+      const four = await again.next();
+      expect(four.data.text).toStartWith("Four ");
+      expect(BigInt(four.id!)).toBeGreaterThan(BigInt(one.id!));
+      await expect(again.next(200)).rejects.toThrow("no event in time");
+    } finally {
+      again.close();
+    }
+  });
+
+  test("a reader that does not read is dropped once its queue is full, and the server keeps nothing of it", async () => {
+    const member = await h.signUp();
+    const stream = await openStream(member.token);
+    const payload = JSON.stringify({ t: "b", u: [member.id] });
+    for (let i = 0; i < STREAM_QUEUE_LIMIT + 10; i++) await h.db.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${payload})`);
+    await Bun.sleep(50);
+    // The stream errored: its queue was thrown away, reading fails.
+    await expect(stream.reader.read()).rejects.toThrow("slow reader");
+    stream.close();
+  });
+
+  test("needs a signed-in member", async () => {
+    expect((await h.app.request("/api/user/events")).status).toBe(401);
+  });
+});

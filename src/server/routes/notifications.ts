@@ -1,0 +1,129 @@
+import { Hono } from "hono";
+import * as z from "zod/mini";
+import { type LiveEvent, markRead, type NotificationItem, notificationsAfter, notificationsOf } from "../../core/notifications";
+import { API, notificationItem } from "../../shared/contract";
+import type { AppEnv } from "../env";
+import { hubFor } from "../events";
+import { reply } from "../reply";
+import { validate } from "../validate";
+
+/** Comment lines this often keep proxies (and Bun's idle timeout) from closing a quiet stream. */
+export const HEARTBEAT_MS = 15_000;
+/** Chunks a stream may have waiting for a slow reader; one more drops the connection (it resumes with Last-Event-ID). */
+export const STREAM_QUEUE_LIMIT = 256;
+/** Notifications sent per query when a stream resumes. */
+const RESUME_BATCH = 100;
+
+const encoder = new TextEncoder();
+const frame = (event: string, data: string, id?: string) => `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
+const notificationFrame = (n: NotificationItem) => frame("notification", JSON.stringify(z.encode(notificationItem, n)), n.id);
+
+/** A Last-Event-ID: the id of the last notification the client received. */
+function lastEventId(header: string | undefined): bigint | null {
+  const text = header?.trim();
+  return text && /^[0-9]{1,18}$/.test(text) ? BigInt(text) : null;
+}
+
+/**
+ * The member's notifications, and their live stream (Server-Sent Events). Behind requireUser.
+ *
+ * GET /api/user/events: `notification` events carry the notification (id: its _id, growing per
+ * member in commit order), `balance` says the member's balance changed, `pending` (admins) that
+ * the pending requests changed. With Last-Event-ID the stream first sends, from the table, every
+ * notification after that id; live ones that arrive meanwhile wait, then follow without gap or
+ * repeat. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
+ * dropped (it reconnects with Last-Event-ID and loses nothing), so memory stays bounded.
+ */
+export const notificationRoutes = new Hono<AppEnv>()
+  .get(API.notifications.path, validate("query", API.notifications.query), async (c) =>
+    reply(c, API.notifications, await notificationsOf(c.get("deps").db, c.get("user").id, c.req.valid("query").page)),
+  )
+  .post(API.notificationsRead.path, validate("json", API.notificationsRead.body), async (c) => {
+    const body = c.req.valid("json");
+    const unread = await markRead(c.get("deps").db, c.get("user").id, "all" in body ? { all: true } : { ids: body.ids });
+    return reply(c, API.notificationsRead, { unread });
+  })
+  .get(API.events.path, async (c) => {
+    const { db, log } = c.get("deps");
+    const user = c.get("user");
+    const hub = await hubFor(db, log);
+    const resumeAfter = lastEventId(c.req.header("Last-Event-ID"));
+    // Bun closes a connection idle for 10 s by default: not this one (the heartbeat keeps proxies' timers).
+    (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
+
+    let stop = () => {};
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          let closed = false;
+          let sentUpTo = resumeAfter ?? 0n;
+          /** Live notifications that arrive while the missed ones are read: sent after them. */
+          let waiting: LiveEvent[] | null = [];
+          const send = (text: string) => {
+            if (closed) return;
+            if ((controller.desiredSize ?? 1) <= 0) {
+              // The reader is too slow: drop the connection rather than grow the queue.
+              stop();
+              try {
+                controller.error(new Error("slow reader"));
+              } catch {}
+              return;
+            }
+            controller.enqueue(encoder.encode(text));
+          };
+          const deliver = (event: LiveEvent) => {
+            if (closed) return;
+            if (event.t === "n") {
+              if (waiting) return void waiting.push(event);
+              const id = BigInt(event.id);
+              if (id <= sentUpTo) return;
+              sentUpTo = id;
+              send(notificationFrame({ id: event.id, kind: event.kind, text: event.text, createdAt: new Date(event.at), read: false }));
+            } else if (event.t === "b") send(frame("balance", "{}"));
+            else send(frame("pending", "{}"));
+          };
+          const unsubscribe = hub.subscribe({ userId: user.id, admin: user.role === "admin", deliver });
+          const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+          stop = () => {
+            closed = true;
+            clearInterval(heartbeat);
+            unsubscribe();
+          };
+          send("retry: 2000\n: connected\n\n");
+          void (async () => {
+            try {
+              if (resumeAfter !== null) {
+                for (;;) {
+                  const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
+                  for (const n of missed) {
+                    if (closed) return;
+                    send(notificationFrame(n));
+                    sentUpTo = BigInt(n.id);
+                  }
+                  if (missed.length < RESUME_BATCH) break;
+                }
+              }
+              const live = waiting ?? [];
+              waiting = null;
+              for (const event of live) deliver(event);
+            } catch (error) {
+              log?.("events: resuming a stream failed", error);
+              stop();
+              try {
+                controller.error(error);
+              } catch {}
+            }
+          })();
+        },
+        cancel() {
+          stop();
+        },
+      },
+      { highWaterMark: STREAM_QUEUE_LIMIT, size: () => 1 },
+    );
+    // Aborted by the client: Bun cancels the stream, and the request's signal says so too.
+    c.req.raw.signal?.addEventListener?.("abort", () => stop());
+    return new Response(stream, {
+      headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
+    });
+  });

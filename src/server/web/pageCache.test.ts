@@ -1,0 +1,273 @@
+import { beforeEach, describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { forgetPendingContentVersion, readContentVersion } from "../../core/contentVersion";
+import type { Database, Db } from "../../db/client";
+import { PAGES } from "../../shared/pages";
+import { adminIdOf } from "../../testing/domain";
+import { TEST_JWT_SECRET, testDeps } from "../../testing/harness";
+import { useDatabase } from "../../testing/useHarness";
+import { createApp } from "../app";
+import { issueToken } from "../tokens";
+import { mountWeb } from "./index";
+import type { Manifest } from "./manifest";
+import { acceptedEncodings, CHECK_MS, serverFetch } from "./pageCache";
+
+// The pages that are the same for everyone are rendered once per content and served from memory
+// (./pageCache.ts): compressed ahead, with an ETag, the security headers of the app, and a price
+// edit seen at once here and within CHECK_MS in another process.
+
+const manifest: Manifest = {
+  css: ["/build/styles-page.css"],
+  app: { entry: "/build/main-page.js", preload: [] },
+  landing: { entry: "/build/island-page.js", preload: [] },
+};
+const STYLES = "body{color:rgb(1,2,3)}.page-bg{background:#000}";
+const publicDir = mkdtempSync(join(tmpdir(), "page-cache-"));
+mkdirSync(join(publicDir, "build"));
+writeFileSync(join(publicDir, "build", "styles-page.css"), STYLES);
+
+let database: Database;
+useDatabase((made) => (database = made));
+// A price edit pending in this process (another test file's) would make every request look.
+beforeEach(() => forgetPendingContentVersion());
+
+/** An app on `db` whose page cache runs on a clock the test moves. */
+function appOn(db: Db, options: { manifest?: Manifest | null } = {}) {
+  const clock = { now: 1_000_000 };
+  const app = createApp(testDeps(db), { web: (a) => mountWeb(a, { manifest: options.manifest ?? manifest, publicDir, now: () => clock.now }) });
+  const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
+  return { app, clock, get };
+}
+
+/** Database reads made through `db` (select and execute calls), counted. */
+function counted(db: Db) {
+  const count = { reads: 0 };
+  const proxy = new Proxy(db, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if ((key === "select" || key === "execute") && typeof value === "function") {
+        return (...args: unknown[]) => {
+          count.reads++;
+          return value.apply(target, args);
+        };
+      }
+      return value;
+    },
+  });
+  return { db: proxy as Db, count };
+}
+
+const bodyOf = async (res: Response) => {
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  const encoding = res.headers.get("content-encoding");
+  if (encoding === "br") return brotliDecompressSync(bytes).toString();
+  if (encoding === "gzip") return gunzipSync(bytes).toString();
+  return new TextDecoder().decode(bytes);
+};
+
+/** app.request decodes nothing: the bytes arrive as sent. */
+async function untilBrotli(get: (path: string, headers: Record<string, string>) => Promise<Response>, path: string) {
+  for (let i = 0; i < 100; i++) {
+    const res = await get(path, { "Accept-Encoding": "gzip, br" });
+    if (res.headers.get("content-encoding") === "br") return res;
+    await Bun.sleep(20);
+  }
+  throw new Error("brotli never came");
+}
+
+/** The price of 3P level `level` in the /how-it-works table. */
+const priceCell = (html: string, level: number) => {
+  const table = html.slice(html.indexOf('data-prices="3p"'));
+  return new RegExp(`>Level ${level}</span></th><td[^>]*>([^<]+)<`).exec(table)?.[1];
+};
+
+describe("the cached pages", () => {
+  test("GET / is rendered once: a second request within the check interval reads nothing from the database, and answers the same page", async () => {
+    const { db, count } = counted(database.db);
+    const { get } = appOn(db);
+    const first = await get("/");
+    const html = await first.text();
+    expect(count.reads).toBeGreaterThan(0);
+    const after = count.reads;
+    const second = await get("/");
+    expect(await second.text()).toBe(html);
+    expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+    expect(count.reads).toBe(after);
+  });
+
+  test("each encoding by Accept-Encoding (brotli once ready, gzip, none; q=0 refuses), the same HTML in all; Vary and the ETag on each", async () => {
+    const { get } = appOn(database.db);
+    const plain = await get("/");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    const html = await plain.text();
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    const gzip = await get("/", { "Accept-Encoding": "gzip" });
+    expect(gzip.headers.get("content-encoding")).toBe("gzip");
+    const br = await untilBrotli(get, "/");
+    const noBr = await get("/", { "Accept-Encoding": "br;q=0, gzip" });
+    expect(noBr.headers.get("content-encoding")).toBe("gzip");
+    for (const res of [gzip, br, noBr]) expect(await bodyOf(res)).toBe(html);
+    for (const res of [plain, gzip, br]) {
+      expect(res.headers.get("vary")).toBe("Accept-Encoding");
+      expect(res.headers.get("etag")).toBe(plain.headers.get("etag"));
+      expect(res.headers.get("cache-control")).toBe("no-cache");
+      expect(res.headers.get("content-type")).toBe("text/html; charset=UTF-8");
+    }
+    expect(acceptedEncodings("gzip, deflate, br, zstd")).toEqual({ br: true, gzip: true });
+    expect(acceptedEncodings("identity")).toEqual({ br: false, gzip: false });
+    expect(acceptedEncodings(undefined)).toEqual({ br: false, gzip: false });
+  });
+
+  test("If-None-Match with the page's ETag answers 304 without a body, with the security headers; any other tag the page", async () => {
+    const { get } = appOn(database.db);
+    const page = await get("/how-it-works");
+    const etag = page.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[0-9a-z]+"$/);
+    for (const tag of [etag, `"other", ${etag}`, "*"]) {
+      const again = await get("/how-it-works", { "If-None-Match": tag });
+      expect(again.status).toBe(304);
+      expect(await again.text()).toBe("");
+      expect(again.headers.get("etag")).toBe(etag);
+      expect(again.headers.get("content-security-policy")).toContain("script-src 'self'");
+    }
+    expect((await get("/how-it-works", { "If-None-Match": 'W/"stale"' })).status).toBe(200);
+  });
+
+  test("a cached page carries the app's security headers, as an uncached answer does", async () => {
+    const { get } = appOn(database.db);
+    for (const path of ["/", "/", "/how-it-works", "/login", "/userDashboard/deposit"]) {
+      const res = await get(path);
+      expect(res.status).toBe(200);
+      for (const name of ["content-security-policy", "strict-transport-security", "x-content-type-options", "x-frame-options", "referrer-policy"]) {
+        expect(res.headers.get(name)).toBe((await get("/no-such-page")).headers.get(name));
+      }
+    }
+  });
+
+  test("the landing's newsletter notices are variants of their own: each shows its text, and the plain page none", async () => {
+    const { get } = appOn(database.db);
+    const status = (html: string) => /data-newsletter-status[^>]*>([^<]*)</.exec(html)?.[1] ?? "";
+    expect(status(await (await get("/?newsletter=subscribed")).text())).toBe("Thank you for subscribing!");
+    const invalid = await (await get("/?newsletter=invalid")).text();
+    expect(status(invalid)).toBe("Please enter a valid email address.");
+    expect(invalid).toContain("text-declined");
+    expect(status(await (await get("/")).text())).toBe("");
+    expect(status(await (await get("/?newsletter=__proto__")).text())).toBe("");
+    expect(status(await (await get("/?newsletter=constructor&x=1")).text())).toBe("");
+    expect(status(await (await get("/?newsletter=subscribed")).text())).toBe("Thank you for subscribing!");
+  });
+
+  test("the landing-side pages inline the stylesheet (nothing to fetch before the first paint, still no script before the content); the app shells link it", async () => {
+    const { get } = appOn(database.db);
+    for (const path of ["/", "/how-it-works"]) {
+      const html = await (await get(path)).text();
+      expect(html).toContain(`<style>${STYLES}</style>`);
+      expect(html).not.toContain('rel="stylesheet"');
+      expect(html.indexOf("<style>")).toBeLessThan(html.indexOf("</head>"));
+      expect(html.indexOf("<script")).toBeGreaterThan(html.indexOf("Cookie Policy"));
+    }
+    const shell = await (await get("/login")).text();
+    expect(shell).toContain('<link rel="stylesheet" href="/build/styles-page.css"/>');
+    expect(shell).not.toContain("<style>");
+  });
+
+  test("a stylesheet that could close the <style> element is linked, not inlined", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "page-cache-style-"));
+    mkdirSync(join(dir, "build"));
+    writeFileSync(join(dir, "build", "styles-page.css"), "a{content:'</style><script>alert(1)</script>'}");
+    const app = createApp(testDeps(database.db), { web: (a) => mountWeb(a, { manifest, publicDir: dir }) });
+    const html = await (await app.request("/")).text();
+    expect(html).toContain('<link rel="stylesheet" href="/build/styles-page.css"/>');
+    expect(html).not.toContain("alert(1)");
+  });
+});
+
+describe("a price edit", () => {
+  test("made by another process (the version row and the price changed in the database) shows once CHECK_MS have passed, not before", async () => {
+    const { get, clock } = appOn(database.db);
+    expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("80.00 $");
+
+    await database.db.execute(sql`UPDATE program_levels SET cost = 7777 WHERE program = '3p' AND level = 5`);
+    await database.db.execute(
+      sql`INSERT INTO settings (key, value) VALUES ('content_version', 'elsewhere-1') ON CONFLICT (key) DO UPDATE SET value = 'elsewhere-1'`,
+    );
+    clock.now += CHECK_MS - 1;
+    expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("80.00 $");
+
+    clock.now += 1;
+    // The look runs in the background: the request that starts it still gets the page it had.
+    await get(PAGES.howItWorks);
+    await Bun.sleep(50);
+    expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("77.77 $");
+    await database.db.execute(sql`UPDATE program_levels SET cost = 8000 WHERE program = '3p' AND level = 5`);
+  });
+
+  test("made here through the API shows at once, without waiting for the next look", async () => {
+    const { get } = appOn(database.db);
+    expect(priceCell(await (await get(PAGES.howItWorks)).text(), 2)).toBe("10.00 $");
+    expect(await (await get(PAGES.home)).text()).not.toContain("12.34 $");
+    const before = await readContentVersion(database.db);
+    const admin = await adminToken(database.db);
+    const edit = await createApp(testDeps(database.db)).request("/api/programs/3p/levels/2", {
+      method: "PATCH",
+      headers: { "content-type": "application/json", "x-auth-token": admin },
+      body: JSON.stringify({ cost: "12.34", unfreezeCost: "6.17" }),
+    });
+    expect(edit.status).toBe(200);
+    expect(await readContentVersion(database.db)).not.toBe(before);
+    const html = await (await get(PAGES.howItWorks)).text();
+    expect(priceCell(html, 2)).toBe("12.34 $");
+    expect(await (await get(PAGES.home)).text()).toContain("12.34 $");
+    await database.db.execute(sql`UPDATE program_levels SET cost = 1000, unfreeze_cost = 500 WHERE program = '3p' AND level = 2`);
+  });
+});
+
+describe("the server's fetch (serverFetch)", () => {
+  test("answers a page the app served from memory, with the app's headers and bytes, and hands everything else (and every look) to the app", async () => {
+    const { app, clock } = appOn(database.db);
+    const calls: string[] = [];
+    const appFetch = app.fetch;
+    // The app's own fetch, counting what reaches it (serverFetch finds the fast path by the app).
+    app.fetch = (request: Request, ...rest: unknown[]) => {
+      calls.push(`${request.method} ${new URL(request.url).pathname}`);
+      return appFetch(request, ...(rest as []));
+    };
+    const fetch = serverFetch(app);
+    const req = (path: string, init: RequestInit = {}) => fetch(new Request(`http://localhost${path}`, init), undefined) as Promise<Response>;
+    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== "date");
+
+    const first = await req("/", { headers: { "accept-encoding": "gzip" } });
+    const firstBody = new Uint8Array(await first.arrayBuffer());
+    expect(calls).toEqual(["GET /"]);
+    const second = await req("/", { headers: { "accept-encoding": "gzip" } });
+    expect(calls).toEqual(["GET /"]);
+    expect(headersOf(second)).toEqual(headersOf(first));
+    expect(new Uint8Array(await second.arrayBuffer())).toEqual(firstBody);
+    expect(second.headers.get("content-security-policy")).toContain("default-src 'self'");
+
+    const notModified = await req("/", { headers: { "if-none-match": first.headers.get("etag")! } });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.get("content-type")).toBeNull();
+    expect(notModified.headers.get("x-frame-options")).toBe(first.headers.get("x-frame-options"));
+    const plain = await req("/");
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect((await plain.text()).startsWith("<!DOCTYPE html>")).toBe(true);
+    expect(calls).toEqual(["GET /"]);
+
+    await req("/", { method: "HEAD" });
+    await req("/newsletter", { method: "POST", body: new URLSearchParams({ email: "x" }) });
+    await req("/?newsletter=invalid");
+    expect(calls).toEqual(["GET /", "HEAD /", "POST /newsletter", "GET /"]);
+
+    clock.now += CHECK_MS;
+    await req("/");
+    expect(calls.at(-1)).toBe("GET /");
+    expect(calls).toHaveLength(5);
+  });
+});
+
+const adminToken = async (db: Db) => issueToken(TEST_JWT_SECRET, await adminIdOf(db));
