@@ -20,6 +20,8 @@ const { values } = parseArgs({
     kills: { type: "string", default: "1" },
     servers: { type: "string", default: "2" },
     seed: { type: "string", default: String(Date.now() % 100000) },
+    /** Every n-th client keeps GET /api/user/events open (4: a quarter; 0: none). */
+    "stream-every": { type: "string", default: "4" },
     postgres: { type: "string", default: process.env.CHAOS_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -68,6 +70,8 @@ try {
     referralIds: [ref.kind === "answered" ? ref.body.referralId : ""],
     emails: [],
     rand: seeded(Number(values.seed)),
+    streamEvery: Number(values["stream-every"]),
+    streams: [],
   };
 
   const started = performance.now();
@@ -95,7 +99,13 @@ try {
   const seconds = (performance.now() - started) / 1000;
 
   const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
-  const violations = await verify(sql, world.journal);
+  // The streams get a few seconds to catch up with the last commits, then close.
+  const deadline = Date.now() + 10_000;
+  const stored = async (userId: string) => (await sql`SELECT count(*)::int AS n FROM notifications WHERE user_id = ${userId}`)[0]!.n as number;
+  for (const s of world.streams) while (Date.now() < deadline && new Set(s.record.received).size < (await stored(s.record.userId))) await Bun.sleep(100);
+  await Promise.all(world.streams.map((s) => s.close()));
+  const streams = world.streams.map((s) => s.record);
+  const violations = await verify(sql, world.journal, streams);
   const [counts] = await sql`SELECT (SELECT count(*) FROM transfers)::int AS transfers, (SELECT count(*) FROM users)::int AS users`;
   await sql.end();
 
@@ -104,6 +114,9 @@ try {
     `chaos: ${world.journal.ops} operations from ${clients} clients on ${servers.length} server process(es) in ${seconds.toFixed(1)} s; ` +
       `${restarts} restart(s) after SIGKILL survived; ${world.journal.lost} calls lost in kills; ${counts?.users} users, ${counts?.transfers} transfers; seed ${values.seed}`,
   );
+  const received = streams.reduce((n, s) => n + s.received.length, 0);
+  const connects = streams.reduce((n, s) => n + s.connects, 0);
+  console.log(`streams: ${streams.length} clients kept GET /api/user/events open; ${connects} connections (${connects - streams.length} reconnects with Last-Event-ID); ${received} notifications received`);
   console.log(`violations found: ${violations.length}`);
   for (const v of violations) console.log(`  - ${v}`);
   exitCode = violations.length === 0 ? 0 : 1;

@@ -1,10 +1,11 @@
 import type postgres from "postgres";
 import { ledgerViolations, readLedger } from "../../src/testing/ledgerChecks";
 import { readTree, treeViolations } from "../../src/testing/treeChecks";
+import type { StreamRecord } from "./streams";
 import type { Journal } from "./workload";
 
 /** Every way the database can disagree with the ledger rules or with what clients were told. */
-export async function verify(sql: postgres.Sql, journal: Journal): Promise<string[]> {
+export async function verify(sql: postgres.Sql, journal: Journal, streams: StreamRecord[] = []): Promise<string[]> {
   const violations: string[] = [];
   const fail = (text: string) => violations.push(text);
 
@@ -52,6 +53,24 @@ export async function verify(sql: postgres.Sql, journal: Journal): Promise<strin
     sql`SELECT from_account || ':' || program || ':' || level AS k, count(*)::int AS n FROM transfers WHERE kind = 'unfreeze' GROUP BY 1`,
   );
   for (const [k, v] of journal.unfreezes) within("unfreezes", k, unfreezes.get(k) ?? 0, v);
+  // What the streaming clients received against the table: every notification received is the
+  // member's own and stored, none twice, in id order; and after the final catch-up none is missing.
+  for (const stream of streams) {
+    const label = `stream of ${stream.userId}`;
+    const mine = new Set((await sql`SELECT id::text AS id FROM notifications WHERE user_id = ${stream.userId}`).map((r) => r.id as string));
+    const seen = new Set<string>();
+    let previous = 0n;
+    for (const id of stream.received) {
+      if (seen.has(id)) fail(`${label}: notification ${id} received twice`);
+      else if (!mine.has(id)) fail(`${label}: notification ${id} received but not stored for this member`);
+      if (BigInt(id) <= previous && !seen.has(id)) fail(`${label}: notification ${id} received after ${previous}`);
+      if (BigInt(id) > previous) previous = BigInt(id);
+      seen.add(id);
+    }
+    const missing = [...mine].filter((id) => !seen.has(id));
+    if (missing.length > 0) fail(`${label}: ${missing.length} stored notification(s) never received (${missing.slice(0, 5).join(", ")})`);
+    for (const block of stream.malformed.slice(0, 3)) fail(`${label}: malformed frame ${JSON.stringify(block)}`);
+  }
   for (const e of journal.serverErrors.slice(0, 20)) fail(`5xx answer: ${e.status} on ${e.path}: ${JSON.stringify(e.body)}`);
   return violations;
 }

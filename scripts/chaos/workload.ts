@@ -1,5 +1,6 @@
 import { call, type Outcome } from "./client";
 import type { ServerProcess } from "./servers";
+import { StreamClient } from "./streams";
 
 /** A valid TRON address (base58check): every deposit of the run comes from it. */
 const CHAOS_SENDER = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
@@ -42,6 +43,9 @@ const bump = (map: Map<string, [number, number]>, key: string, outcome: Outcome)
 
 export interface World {
   servers: ServerProcess[];
+  /** Every `streamEvery`-th client also keeps its event stream open (0: none). */
+  streamEvery: number;
+  streams: StreamClient[];
   journal: Journal;
   budget: { left: number };
   referralIds: string[];
@@ -102,6 +106,8 @@ export async function userLoop(world: World, n: number): Promise<void> {
   };
   await refresh();
   if (me?.myReferralId) world.referralIds.push(me.myReferralId);
+  while (!me) await refresh();
+  if (world.streamEvery > 0 && n % world.streamEvery === 0) world.streams.push(new StreamClient(world.servers, token, me._id));
 
   while (world.budget.left-- > 0) {
     if (!me) {

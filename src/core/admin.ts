@@ -7,6 +7,7 @@ import { deleteUser } from "./users";
 import { adminGift, decideDeposit, decideWithdrawal, type Decision } from "./wallet";
 import { recordPayout } from "./chain/requests";
 import { refuse } from "./errors";
+import { signalStreamsClosed } from "./notifications";
 import { MSG } from "../shared/messages";
 
 /**
@@ -69,6 +70,8 @@ export async function setLevelPrices(tx: Tx, adminId: string, program: Program, 
 
 export async function removeUser(tx: Tx, adminId: string, userId: string) {
   const removed = await deleteUser(tx, userId);
+  // Their open streams end at commit, in every process.
+  await signalStreamsClosed(tx, userId);
   await recordAudit(tx, {
     adminId,
     action: "user_delete",

@@ -214,10 +214,20 @@ export async function unfreezeLevel(
   const payee = receiver?.userId ?? SYSTEM;
   const missed: MissedRecord[] = passed.map((id) => ({ userId: id, reason: "frozen" }));
   const recorded = await recordMissed(tx, userId, program, level, unfreezeCost, missed);
+  let paid: bigint | undefined;
   if (unfreezeCost > 0n) {
-    await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
+    paid = await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
   }
-  if (recorded.length > 0) await notifyAll(tx, missedNotifications(recorded, await nameOf(tx, userId), "unfreeze", program, level, unfreezeCost));
+  const notes: NewNotification[] = [];
+  if (recorded.length > 0 || (unfreezeCost > 0n && payee !== SYSTEM)) {
+    const name = await nameOf(tx, userId);
+    notes.push(...missedNotifications(recorded, name, "unfreeze", program, level, unfreezeCost));
+    // The member the payment reached; the key names the transfer, as every unfreeze pays once.
+    if (paid && payee !== SYSTEM) {
+      notes.push({ userId: payee, kind: "unfreeze_paid", eventKey: `unfreeze:${paid}`, text: texts.unfreezePaid(name, program, level, unfreezeCost), data: { program, level, from: userId } });
+    }
+  }
+  if (notes.length > 0) await notifyAll(tx, notes);
   await tx
     .update(userLevels)
     .set({ status: "active", cycles: 0, slots: [], activatedAt: new Date() })

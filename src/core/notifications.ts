@@ -1,8 +1,16 @@
-import { and, count, desc, eq, gt, asc, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { rowsOf } from "../db/client";
-import { notifications, users, type Program } from "../db/schema";
-import { NOTIFICATION_PAGE_SIZE, type MissedReason, type NotificationKind } from "../shared/constants";
+import { notifications, notificationSettings, users, type Program } from "../db/schema";
+import {
+  ADMIN_NOTIFICATION_KINDS,
+  NOTIFICATION_KIND_INFO,
+  NOTIFICATION_KINDS,
+  NOTIFICATION_PAGE_SIZE,
+  type MissedReason,
+  type NotificationKind,
+} from "../shared/constants";
+import { refuse } from "./errors";
 import { formatUsdt, type Cents } from "../shared/money";
 import { pageCount } from "./util";
 
@@ -21,7 +29,9 @@ export const EVENTS_CHANNEL = "matrix_events";
 export type LiveEvent =
   | { t: "n"; u: string; id: string; kind: NotificationKind; text: string; at: string }
   | { t: "b"; u: string[] }
-  | { t: "p" };
+  | { t: "p" }
+  /** Close the member's streams: all of them, or those of one token (`j`, its jti: a logout). */
+  | { t: "x"; u: string; j?: string };
 
 export interface NewNotification {
   userId: string;
@@ -48,8 +58,13 @@ export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [
 export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> {
   const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
   for (const n of sorted) {
+    // A kind the member muted is skipped in the same statement: one primary-key read of their
+    // settings, and then neither the head is locked nor the notification written.
+    const mutable = NOTIFICATION_KIND_INFO[n.kind].mutable;
     await tx.execute(sql`WITH head AS (
-        INSERT INTO notification_heads (user_id, count) VALUES (${n.userId}, 1)
+        INSERT INTO notification_heads (user_id, count)
+        SELECT ${n.userId}, 1
+        WHERE ${mutable ? sql`NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = ${n.userId} AND ${n.kind} = ANY (s.muted))` : sql`true`}
         ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + 1
         RETURNING user_id
       )
@@ -72,6 +87,16 @@ export async function signalPending(tx: Tx): Promise<void> {
   await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ t: "p" } satisfies LiveEvent)})`);
 }
 
+/**
+ * Closes the member's open streams in every process (delivered at commit when `db` is a
+ * transaction): all of them (deleted, signed out everywhere) or those opened with one token (a
+ * logout). A stream of a process that misses it still ends at its next reconnect, which is refused.
+ */
+export async function signalStreamsClosed(db: Db | Tx, userId: string, jti?: string): Promise<void> {
+  const event: LiveEvent = jti === undefined ? { t: "x", u: userId } : { t: "x", u: userId, j: jti };
+  await db.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
+}
+
 // Texts, in words a member understands; money from cents.
 
 const programName = (program: Program) => program.toUpperCase();
@@ -90,6 +115,8 @@ export const texts = {
     `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: the ${formatUsdt(amount)} passed up to the member above you.`,
   cycleCompleted: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
     `${buyer} took slot ${slot}, the last of your ${levelName(program, level)} matrix: the cycle is complete and the ${formatUsdt(amount)} passed up.`,
+  unfreezePaid: (name: string, program: Program, level: number, amount: Cents) =>
+    `${name} unfroze ${levelName(program, level)}: ${formatUsdt(amount)} paid to you.`,
   levelFrozen: (program: Program, level: number, cycles: number) =>
     `Your ${levelName(program, level)} froze after ${cycles} completed cycles. Unfreeze it to receive its payments again.`,
   missed: (buyer: string, action: "purchase" | "unfreeze", program: Program, level: number, amount: Cents, reason: MissedReason) =>
@@ -176,6 +203,17 @@ export async function notificationsAfter(db: Db, userId: string, afterId: bigint
   return rows as NotificationItem[];
 }
 
+/** The id of the member's newest notification; 0 when none. */
+export async function latestNotificationId(db: Db, userId: string): Promise<bigint> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(eq(notifications.userId, userId))
+    .orderBy(desc(notifications.id))
+    .limit(1);
+  return row ? BigInt(row.id) : 0n;
+}
+
 /** Marks the member's own notifications read: those named (ids of others are ignored), or all. Answers the unread count. */
 export async function markRead(db: Db, userId: string, which: { ids?: string[]; all?: boolean }): Promise<number> {
   const mine = and(eq(notifications.userId, userId), isNull(notifications.readAt));
@@ -189,6 +227,41 @@ export async function markRead(db: Db, userId: string, which: { ids?: string[]; 
       .where(and(mine, inArray(notifications.id, ids)));
   }
   return unreadCount(db, userId);
+}
+
+// Settings (docs/rules.md#notifications): which kinds the member receives.
+
+export interface NotificationKindSetting {
+  kind: NotificationKind;
+  label: string;
+  muted: boolean;
+  mutable: boolean;
+}
+
+/** GET /api/user/notifications/settings: every kind the member can receive (admins' kinds to admins only). */
+export async function notificationSettingsOf(db: Db | Tx, userId: string, admin: boolean): Promise<NotificationKindSetting[]> {
+  const [row] = await db.select({ muted: notificationSettings.muted }).from(notificationSettings).where(eq(notificationSettings.userId, userId));
+  const muted = new Set<string>(row?.muted ?? []);
+  return NOTIFICATION_KINDS.filter((kind) => admin || !ADMIN_NOTIFICATION_KINDS.includes(kind)).map((kind) => ({
+    kind,
+    label: NOTIFICATION_KIND_INFO[kind].label,
+    muted: muted.has(kind),
+    mutable: NOTIFICATION_KIND_INFO[kind].mutable,
+  }));
+}
+
+/**
+ * PUT /api/user/notifications/settings: the member mutes exactly `muted` (the others are received
+ * again). A security notice (mutable false) is refused with notification_not_mutable, and nothing
+ * changes. One upsert: two saves at once end as one of them, never a mix.
+ */
+export async function saveNotificationSettings(db: Db | Tx, userId: string, muted: readonly NotificationKind[]): Promise<void> {
+  const kinds = [...new Set(muted)].sort();
+  if (kinds.some((kind) => !NOTIFICATION_KIND_INFO[kind].mutable)) refuse("notification_not_mutable");
+  await db
+    .insert(notificationSettings)
+    .values({ userId, muted: kinds })
+    .onConflictDoUpdate({ target: notificationSettings.userId, set: { muted: kinds, updatedAt: new Date() } });
 }
 
 /** For tests and checks: a member's notifications, oldest first, straight from the table. */

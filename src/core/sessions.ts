@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginFailures, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
+import { signalStreamsClosed } from "./notifications";
 import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_PAIR_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
@@ -89,6 +90,8 @@ export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
     .insert(settings)
     .values({ key: generationKey(userId), value })
     .onConflictDoUpdate({ target: settings.key, set: { value } });
+  // Every open stream of the user ends too (at commit when `db` is a transaction).
+  await signalStreamsClosed(db, userId);
 }
 
 export interface TokenUser {

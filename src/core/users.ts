@@ -146,31 +146,34 @@ interface LevelState {
 type HeldLevel = [ProgramId, number, LevelStatus, number, string[]];
 
 /**
+ * The member's own values as the member statement reads them, one json array (one column for the
+ * driver to hand over, and the key of GET /api/auth's encoded answers as it is): name, email,
+ * referral ID, the referrer's, created (ms since 1970), balance and hold (cents, as text: exact),
+ * team total and direct, the levels held, unread notifications.
+ */
+type MemberValues = [string, string, string, string | null, number, string, string, number, number, HeldLevel[] | null, number];
+
+/**
  * Everything GET /api/auth answers, and what the token check needs, in one statement (one
  * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
- * they hold (their user_levels rows as one json text, read through the primary key), and the
- * token's revocation, the session generation and the second factor. Placeholders: `id`, `jti`.
+ * they hold (their user_levels rows, read through the primary key), the unread notifications,
+ * and the token's revocation, the session generation and the second factor. Placeholders:
+ * `id`, `jti`.
  */
 const memberStatement = preparedPer((db) => {
   const referrer = alias(users, "referrer");
   return db
     .select({
       ...tokenColumns(),
-      name: users.name,
-      email: users.email,
-      myReferralId: users.referralId,
-      referredBy: referrer.referralId,
-      createdAt: users.createdAt,
-      balance: accounts.balance,
-      held: accounts.held,
-      totalPartners: sql<number>`coalesce(${teamCounts.total}, 0)`.mapWith(Number),
-      directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`.mapWith(Number),
-      levels: sql<string | null>`(
-        SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots))::text
-        FROM user_levels ul WHERE ul.user_id = ${users.id}
-      )`,
-      // The header's bell, in the same round trip (the partial index notifications_unread_idx).
-      unreadNotifications: sql<number>`(SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)`.mapWith(Number),
+      values: sql<string>`json_build_array(
+        ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
+        floor(extract(epoch from ${users.createdAt}) * 1000),
+        ${accounts.balance}::text, ${accounts.held}::text,
+        coalesce(${teamCounts.total}, 0), coalesce(${teamCounts.direct}, 0),
+        (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
+        /* The header's bell (the partial index notifications_unread_idx). */
+        (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
+      )::text`,
     })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.id))
@@ -188,14 +191,14 @@ type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>["execute"
  * constants (the rows of program_levels, which the seed writes and nothing adds to or removes).
  */
 function memberOf(row: MemberRow) {
-  const levels = (row.levels ? JSON.parse(row.levels) : []) as HeldLevel[];
-  const held = new Map(levels.map((l) => [`${l[0]}/${l[1]}`, l]));
+  const [name, email, myReferralId, referredBy, createdMs, balance, held, totalPartners, directPartners, levels, unread] = JSON.parse(row.values) as MemberValues;
+  const holding = new Map((levels ?? []).map((l) => [`${l[0]}/${l[1]}`, l]));
   const packages = Object.fromEntries(
     PROGRAMS.map((program) => [
       program,
       {
         levels: Array.from({ length: LEVELS_PER_PROGRAM }, (_, i): LevelState => {
-          const mine = held.get(`${program}/${i + 1}`);
+          const mine = holding.get(`${program}/${i + 1}`);
           return { level: i + 1, status: mine?.[2] ?? "locked", cycles: mine?.[3] ?? 0, boxes: mine?.[4] ?? [] };
         }),
       },
@@ -203,18 +206,18 @@ function memberOf(row: MemberRow) {
   ) as Record<ProgramId, { levels: LevelState[] }>;
   return {
     id: row.id,
-    name: row.name,
-    email: row.email,
+    name,
+    email,
     role: row.role,
-    myReferralId: row.myReferralId,
-    referredBy: row.referredBy,
-    createdAt: row.createdAt,
-    balance: row.balance,
-    held: row.held,
-    totalPartners: row.totalPartners,
-    directPartners: row.directPartners,
+    myReferralId,
+    referredBy,
+    createdAt: new Date(Number(createdMs)),
+    balance: BigInt(balance),
+    held: BigInt(held),
+    totalPartners: Number(totalPartners),
+    directPartners: Number(directPartners),
     packages,
-    unreadNotifications: row.unreadNotifications,
+    unreadNotifications: Number(unread),
   };
 }
 
@@ -245,11 +248,8 @@ export async function memberForToken(db: Db, claims: TokenClaims): Promise<Signe
   const [row] = await memberStatement(db).execute({ id: claims.sub, jti: claims.jti });
   const user = tokenVerdict(row, claims);
   if (!user || !row) return null;
-  const state = [
-    row.id, row.name, row.email, row.role, row.myReferralId, row.referredBy ?? "\u0000", row.createdAt.getTime(),
-    row.balance, row.held, row.totalPartners, row.directPartners, row.levels ?? "", row.unreadNotifications,
-  ].join("\u0001");
-  return { user, state, member: () => memberOf(row) };
+  // The id and role are the token's user's; the rest is the one json text.
+  return { user, state: `${row.id}\u0001${row.role}\u0001${row.values}`, member: () => memberOf(row) };
 }
 
 /**

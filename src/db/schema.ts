@@ -310,6 +310,19 @@ export const notificationHeads = pgTable("notification_heads", {
   count: bigint("count", { mode: "bigint" }).notNull().default(sql`0`),
 });
 
+/**
+ * A member's notification settings: the kinds they muted (mutable ones only, NOTIFICATION_KIND_INFO;
+ * no row: nothing muted). notifyAll reads it by primary key in the insert that records a
+ * notification, so a muted kind is never written (docs/rules.md#notifications).
+ */
+export const notificationSettings = pgTable("notification_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id),
+  muted: text("muted", { enum: NOTIFICATION_KINDS }).array().notNull().default(sql`'{}'::text[]`),
+  updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+});
+
 export const revokedTokens = pgTable("revoked_tokens", {
   jti: text("jti").primaryKey(),
   expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),

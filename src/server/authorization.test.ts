@@ -123,6 +123,8 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/user/earnings", path: "/api/user/earnings?days=7", access: "user", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/notifications", path: "/api/user/notifications?page=1", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/notifications/read", access: "user", body: { all: true }, user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/user/notifications/settings", access: "user", user: 200, admin: 200 },
+    { method: "PUT", pattern: "/api/user/notifications/settings", access: "user", body: { muted: ["partner_joined"] }, user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/events", access: "user", user: 200, admin: 200, stream: true },
     { method: "POST", pattern: "/api/newsletter", access: "public", body: { email: "reader@test.local" }, user: 201, admin: 201 },
     { method: "PATCH", pattern: "/api/programs/:program/levels/:level", path: "/api/programs/6p/levels/12", access: "admin", body: { cost: 10240, unfreezeCost: 5120 }, admin: 200 },

@@ -11,7 +11,11 @@ import { EVENTS_CHANNEL, type LiveEvent } from "../core/notifications";
 export interface Subscriber {
   userId: string;
   admin: boolean;
+  /** The token the stream was opened with: a logout closes that token's streams only. */
+  jti?: string;
   deliver(event: LiveEvent): void;
+  /** Ends the stream (the member was deleted or signed out). */
+  close(): void;
 }
 
 export interface EventHub {
@@ -45,6 +49,10 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
     if (event.t === "n") each(byUser.get(event.u), event);
     else if (event.t === "b") for (const u of new Set(event.u)) each(byUser.get(u), event);
     else if (event.t === "p") each(admins, event);
+    else if (event.t === "x") {
+      const set = byUser.get(event.u);
+      if (set) for (const s of [...set]) if (event.j === undefined || s.jti === event.j) s.close();
+    }
   };
 
   const hub: EventHub = {

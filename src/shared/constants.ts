@@ -106,13 +106,15 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 /**
  * What a member is told about, each kind one sentence in their notifications: a partner joined
- * under them, someone took a slot in their matrix, their level froze, a payment passed them by,
+ * under them, someone took a slot in their matrix, their level froze, someone's unfreeze paid
+ * them, a payment passed them by,
  * a gift arrived, their deposit or withdrawal was decided; for admins, a new pending request.
  */
 export const NOTIFICATION_KINDS = [
   "partner_joined",
   "slot_taken",
   "level_frozen",
+  "unfreeze_paid",
   "missed",
   "gift_received",
   "deposit_decided",
@@ -120,6 +122,24 @@ export const NOTIFICATION_KINDS = [
   "pending_request",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+/**
+ * Each kind as the notification settings show it, and whether a member may mute it. Security
+ * notices cannot be muted: the decision on the member's own deposit or withdrawal (money leaving
+ * or entering their account on an admin's word). A new kind must say here whether it is one.
+ */
+export const NOTIFICATION_KIND_INFO = {
+  partner_joined: { label: "A partner joined your team", mutable: true },
+  slot_taken: { label: "Someone took a slot in your matrix", mutable: true },
+  level_frozen: { label: "One of your levels froze", mutable: true },
+  missed: { label: "A payment passed you by", mutable: true },
+  unfreeze_paid: { label: "A member's unfreeze paid you", mutable: true },
+  gift_received: { label: "You received a gift", mutable: true },
+  deposit_decided: { label: "Your deposit was accepted or declined", mutable: false },
+  withdrawal_decided: { label: "Your withdrawal was accepted or declined", mutable: false },
+  pending_request: { label: "A member requested a deposit or a withdrawal (admins)", mutable: true },
+} as const satisfies Record<NotificationKind, { label: string; mutable: boolean }>;
+/** Kinds only admins receive: members' settings do not list them. */
+export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = ["pending_request"];
 export const NOTIFICATION_PAGE_SIZE = 20;
 /** The most ids one POST /api/user/notifications/read may name. */
 export const MAX_READ_IDS = 100;

@@ -55,6 +55,9 @@ export const ERROR_CODES = [
   "level_not_frozen",
   "cycle_not_found",
 
+  // Notifications
+  "notification_not_mutable",
+
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   "idempotency_busy",
   "idempotency_conflict",

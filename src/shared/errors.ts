@@ -75,6 +75,10 @@ export const ERRORS = {
   level_not_frozen: { status: 400, msg: MSG.levelNotFrozen },
   cycle_not_found: { status: 404, msg: MSG.cycleNotFound },
 
+  // Notifications
+  /** PUT /api/user/notifications/settings named a security notice (NOTIFICATION_KIND_INFO.mutable false). */
+  notification_not_mutable: { status: 400, msg: MSG.notificationNotMutable },
+
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   idempotency_busy: { status: 409, msg: MSG.keyBusy },
   idempotency_conflict: { status: 422, msg: MSG.keyReused },

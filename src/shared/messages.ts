@@ -66,6 +66,7 @@ export const MSG = {
   levelNotFrozen: "This level is not frozen.",
   levelUnfrozen: "Level unfrozen successfully!",
   cycleNotFound: "Cycle not found.",
+  notificationNotMutable: "Notices about your own deposits and withdrawals are security notices and cannot be muted.",
 
   cannotDeleteAdmin: "Admins cannot be deleted.",
   userDeleted: "User deleted successfully!",

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import {
   MAX_READ_IDS,
+  NOTIFICATION_KINDS,
   DECISIONS,
   EARNINGS_DAYS,
   EARNINGS_MAX_DAYS,
@@ -183,6 +184,13 @@ export const notificationsReadSchema = z.union([
       .check(z.minLength(1, "ids must name at least one notification."), z.maxLength(MAX_READ_IDS, `ids may name at most ${MAX_READ_IDS} notifications.`)),
   }),
 ], { error: "Send {ids: [...]} or {all: true}." });
+
+/** PUT /api/user/notifications/settings: the kinds to mute, all of them (the others are received). */
+export const notificationSettingsSchema = z.object({
+  muted: z
+    .array(z.enum(NOTIFICATION_KINDS, { error: `Each kind must be ${oneOf(NOTIFICATION_KINDS)}.` }), { error: "muted must be a list of notification kinds." })
+    .check(z.maxLength(NOTIFICATION_KINDS.length, `muted may name at most ${NOTIFICATION_KINDS.length} kinds.`)),
+});
 
 export const adminGiftSchema = z.object({
   amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),

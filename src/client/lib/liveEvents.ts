@@ -22,7 +22,10 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
       for (const queryKey of keys) void client.invalidateQueries({ queryKey });
     };
     const onEvent = (event: string, data: string, id: string | undefined) => {
-      if (event === "notification") {
+      // The server's starting point: a reconnect resumes from it, never from the beginning.
+      if (event === "ready") {
+        if (id) lastId = id;
+      } else if (event === "notification") {
         if (id) lastId = id;
         try {
           const text = (JSON.parse(data) as { text?: unknown }).text;
@@ -41,8 +44,6 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
           const response = await fetch(`${API_BASE}/user/events`, { headers, signal: stop.signal });
           if (response.status === 401 || response.status === 403) return; // the session's own checks sign out
           if (!response.ok || !response.body) throw new Error(String(response.status));
-          // Connected: from now on a dropped stream resumes after the id last seen (0: everything new).
-          lastId ??= "0";
           failures = 0;
           const reader = response.body.getReader();
           const decoder = new TextDecoder();

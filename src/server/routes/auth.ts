@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { signalStreamsClosed } from "../../core/notifications";
 import { login, revokeToken, sessionGeneration } from "../../core/sessions";
 import { takeHit } from "../../core/throttle";
 import { inTransaction } from "../../core/tx";
@@ -94,6 +95,8 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post(API.logout.path, requireSignedIn, async (c) => {
     await revokeToken(c.get("deps").db, c.get("claims"));
+    // The streams opened with this token end too, in every process (docs/rules.md#notifications).
+    await signalStreamsClosed(c.get("deps").db, c.get("user").id, c.get("claims").jti);
     return reply(c, API.logout, { msg: MSG.loggedOut });
   })
   .get(API.twoFactorStatus.path, requireSignedIn, async (c) => {

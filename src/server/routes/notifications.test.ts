@@ -121,6 +121,12 @@ describe("each kind is written once, in the event's transaction", () => {
       "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up.",
       "Late took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
     ]);
+    // Mid unfreezes: the member the payment reaches (Top) is told; a refused unfreeze tells no one.
+    const topBefore = (await notesOf(top.token)).length;
+    expect((await m.unfreeze(poor, "3p", 1)).status).toBe(400);
+    const unfrozen = await m.unfreeze(mid, "3p", 1);
+    expect(unfrozen.status).toBe(200);
+    expect((await notesOf(top.token)).slice(topBefore)).toEqual([{ kind: "unfreeze_paid", text: "Mid unfroze 3P level 1: 2.50 USDT paid to you." }]);
     // A referrer without the level hears what passed them by.
     const idle = await m.member(top, 0, "Idle");
     await m.bought(await m.member(idle, 100, "Kid"), "3p", 1);
@@ -158,6 +164,75 @@ describe("GET /api/user/notifications and POST /api/user/notifications/read", ()
   });
 });
 
+describe("GET/PUT /api/user/notifications/settings", () => {
+  const settings = async (token: string) => {
+    const res = await h.call("GET", "/api/user/notifications/settings", { token });
+    expect(res.status).toBe(200);
+    return res.body.kinds as { kind: string; label: string; muted: boolean; mutable: boolean }[];
+  };
+  const mutedOf = async (token: string) => (await settings(token)).filter((k) => k.muted).map((k) => k.kind);
+  const save = (token: string, muted: unknown) => h.call("PUT", "/api/user/notifications/settings", { token, body: { muted } });
+
+  test("every kind the member can receive, none muted; security notices are not mutable; admins also see their own kinds", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const kinds = await settings(alice.token);
+    expect(kinds.map((k) => k.kind)).toEqual(["partner_joined", "slot_taken", "level_frozen", "unfreeze_paid", "missed", "gift_received", "deposit_decided", "withdrawal_decided"]);
+    expect(kinds.every((k) => !k.muted && k.label.length > 0)).toBe(true);
+    expect(kinds.filter((k) => !k.mutable).map((k) => k.kind)).toEqual(["deposit_decided", "withdrawal_decided"]);
+    expect((await settings(h.adminToken)).map((k) => k.kind)).toContain("pending_request");
+    expect((await h.call("GET", "/api/user/notifications/settings")).status).toBe(401);
+  });
+
+  test("a muted kind is not written; the others are; unmuting receives again", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const saved = await save(alice.token, ["partner_joined", "gift_received", "partner_joined"]);
+    expect(saved.status).toBe(200);
+    expect(saved.body.kinds.filter((k: { muted: boolean }) => k.muted).map((k: { kind: string }) => k.kind)).toEqual(["partner_joined", "gift_received"]);
+    expect(await mutedOf(alice.token)).toEqual(["partner_joined", "gift_received"]);
+
+    const before = await count();
+    const bob = await h.signUp({ name: "Bob", referralId: alice.myReferralId });
+    await h.fund(bob.token, 10);
+    expect((await h.call("POST", "/api/user/gift", { token: bob.token, body: { amount: 2, recipientEmail: alice.email } })).status).toBe(200);
+    const afterMuted = await count();
+    // Bob's own deposit decision is written; nothing for Alice.
+    expect(await kindsOf(alice.token)).toEqual([]);
+    expect((await h.me(alice.token)).balance).toBe(2);
+    // A deposit decision (a security notice) still reaches her.
+    await h.fund(alice.token, 5);
+    expect(await kindsOf(alice.token)).toEqual(["deposit_decided"]);
+    expect(afterMuted - before).toBeGreaterThan(0);
+
+    expect((await save(alice.token, [])).status).toBe(200);
+    expect(await mutedOf(alice.token)).toEqual([]);
+    await h.signUp({ name: "Carol", referralId: alice.myReferralId });
+    expect(await kindsOf(alice.token)).toEqual(["deposit_decided", "partner_joined"]);
+  });
+
+  test("muting a security notice is refused with a clear code, and nothing changes; an unknown kind is a validation error", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    expect((await save(alice.token, ["missed"])).status).toBe(200);
+    const refused = await save(alice.token, ["partner_joined", "withdrawal_decided"]);
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { code: "notification_not_mutable", msg: "Notices about your own deposits and withdrawals are security notices and cannot be muted." },
+    ]);
+    expect((await save(alice.token, ["deposit_decided"])).body.code).toBe("notification_not_mutable");
+    expect(await mutedOf(alice.token)).toEqual(["missed"]);
+    for (const muted of [["nope"], "missed", null, [1]]) expect(await save(alice.token, muted)).toMatchObject({ status: 400, body: { code: "validation" } });
+    expect((await h.call("PUT", "/api/user/notifications/settings", { token: alice.token, body: {} })).body.code).toBe("validation");
+  });
+
+  test("an admin who mutes pending requests is not told of new ones", async () => {
+    expect((await save(h.adminToken, ["pending_request"])).status).toBe(200);
+    const before = (await kindsOf(h.adminToken)).length;
+    const dee = await h.signUp({ name: "Dee" });
+    await h.deposit(dee.token, 40);
+    expect((await kindsOf(h.adminToken)).length).toBe(before);
+    expect((await save(h.adminToken, [])).status).toBe(200);
+  });
+});
+
 /** An open SSE stream of the app, read frame by frame. */
 async function openStream(token: string, lastEventId?: string) {
   const controller = new AbortController();
@@ -167,7 +242,10 @@ async function openStream(token: string, lastEventId?: string) {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
-  /** The next event frame (comments skipped), parsed. */
+  /** Where the server starts this stream: the `ready` event's id. */
+  let start: string | undefined;
+  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  /** The next event frame (comments and the opening `ready` skipped), parsed. */
   async function next(timeoutMs = 2000): Promise<{ event: string; id?: string; data: any }> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -182,12 +260,19 @@ async function openStream(token: string, lastEventId?: string) {
           fields[line.slice(0, i)] = line.slice(i + 2);
         }
         if (!fields.event) continue;
+        if (fields.event === "ready") {
+          start = fields.id;
+          continue;
+        }
         return { event: fields.event, id: fields.id, data: JSON.parse(fields.data ?? "null") };
       }
       const left = deadline - Date.now();
       if (left <= 0) throw new Error("no event in time");
-      const chunk = await Promise.race([reader.read(), Bun.sleep(left).then(() => "timeout" as const)]);
+      // A read that loses the race to the timeout stays pending for the next call: its chunk is not lost.
+      pending ??= reader.read();
+      const chunk = await Promise.race([pending, Bun.sleep(left).then(() => "timeout" as const)]);
       if (chunk === "timeout") throw new Error("no event in time");
+      pending = undefined;
       if (chunk.done) throw new Error("stream ended");
       buffer += decoder.decode(chunk.value, { stream: true });
     }
@@ -196,10 +281,33 @@ async function openStream(token: string, lastEventId?: string) {
     controller.abort();
     void reader.cancel().catch(() => {});
   };
-  return { res, next, close, reader };
+  return { res, next, close, reader, start: () => start };
 }
 
 describe("GET /api/user/events", () => {
+  test("a first connection starts after the member's newest notification: a reconnect from there replays no history", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    await h.signUp({ name: "One", referralId: alice.myReferralId });
+    await h.signUp({ name: "Two", referralId: alice.myReferralId });
+    const list = (await h.call("GET", "/api/user/notifications", { token: alice.token })).body.items;
+    const newest = list[0]._id;
+    const fresh = await openStream(alice.token);
+    try {
+      await expect(fresh.next(300)).rejects.toThrow("no event in time"); // nothing old is sent
+      expect(fresh.start()).toBe(newest);
+    } finally {
+      fresh.close();
+    }
+    const again = await openStream(alice.token, newest);
+    try {
+      await expect(again.next(300)).rejects.toThrow("no event in time");
+      await h.signUp({ name: "Three", referralId: alice.myReferralId });
+      expect(await again.next()).toMatchObject({ event: "notification", data: { text: "Three joined your team as your direct partner." } });
+    } finally {
+      again.close();
+    }
+  });
+
   test("streams the member's new notifications and balance changes, the admin's pending changes; headers of a stream", async () => {
     const sender = await h.signUp({ name: "Sender" });
     const recipient = await h.signUp({ name: "Recipient" });
@@ -259,6 +367,28 @@ describe("GET /api/user/events", () => {
     // The stream errored: its queue was thrown away, reading fails.
     await expect(stream.reader.read()).rejects.toThrow("slow reader");
     stream.close();
+  });
+
+  test("a logout ends the streams of that token (not the member's other sessions); a deletion ends them all; reconnecting is refused", async () => {
+    const member = await h.signUp({ name: "Leaving" });
+    const other = await h.login(member.email, member.password);
+    const a = await openStream(member.token);
+    const b = await openStream(other);
+    try {
+      expect((await h.call("POST", "/api/auth/logout", { token: member.token })).status).toBe(200);
+      await expect(a.next()).rejects.toThrow("stream ended");
+      // The other session's stream still carries the member's events.
+      await h.fund(other, 5);
+      expect(await b.next()).toMatchObject({ event: expect.any(String) });
+      expect((await h.call("DELETE", `/api/admin/users/${member.id}`, { token: h.adminToken })).status).toBe(200);
+      await expect((async () => {
+        for (;;) await b.next();
+      })()).rejects.toThrow("stream ended");
+      expect((await h.app.request("/api/user/events", { headers: { "x-auth-token": other } })).status).toBe(401);
+    } finally {
+      a.close();
+      b.close();
+    }
   });
 
   test("needs a signed-in member", async () => {

@@ -1,6 +1,15 @@
 import { Hono } from "hono";
 import * as z from "zod/mini";
-import { type LiveEvent, markRead, type NotificationItem, notificationsAfter, notificationsOf } from "../../core/notifications";
+import {
+  latestNotificationId,
+  type LiveEvent,
+  markRead,
+  type NotificationItem,
+  notificationSettingsOf,
+  notificationsAfter,
+  notificationsOf,
+  saveNotificationSettings,
+} from "../../core/notifications";
 import { API, notificationItem } from "../../shared/contract";
 import type { AppEnv } from "../env";
 import { hubFor } from "../events";
@@ -43,11 +52,24 @@ export const notificationRoutes = new Hono<AppEnv>()
     const unread = await markRead(c.get("deps").db, c.get("user").id, "all" in body ? { all: true } : { ids: body.ids });
     return reply(c, API.notificationsRead, { unread });
   })
+  .get(API.notificationSettings.path, async (c) => {
+    const user = c.get("user");
+    return reply(c, API.notificationSettings, { kinds: await notificationSettingsOf(c.get("deps").db, user.id, user.role === "admin") });
+  })
+  .put(API.saveNotificationSettings.path, validate("json", API.saveNotificationSettings.body), async (c) => {
+    const { db } = c.get("deps");
+    const user = c.get("user");
+    await saveNotificationSettings(db, user.id, c.req.valid("json").muted);
+    return reply(c, API.saveNotificationSettings, { kinds: await notificationSettingsOf(db, user.id, user.role === "admin") });
+  })
   .get(API.events.path, async (c) => {
     const { db, log } = c.get("deps");
     const user = c.get("user");
     const hub = await hubFor(db, log);
-    const resumeAfter = lastEventId(c.req.header("Last-Event-ID"));
+    // A first connection starts from the member's newest notification (told to the client in the
+    // `ready` event's id), read before subscribing: what commits in between is sent from the table,
+    // and a later reconnect resumes from there instead of replaying the member's whole history.
+    const resumeAfter = lastEventId(c.req.header("Last-Event-ID")) ?? (await latestNotificationId(db, user.id));
     // Bun closes a connection idle for 10 s by default: not this one (the heartbeat keeps proxies' timers).
     (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
 
@@ -56,7 +78,7 @@ export const notificationRoutes = new Hono<AppEnv>()
       {
         start(controller) {
           let closed = false;
-          let sentUpTo = resumeAfter ?? 0n;
+          let sentUpTo = resumeAfter;
           /** Live notifications that arrive while the missed ones are read: sent after them. */
           let waiting: LiveEvent[] | null = [];
           const send = (text: string) => {
@@ -82,26 +104,30 @@ export const notificationRoutes = new Hono<AppEnv>()
             } else if (event.t === "b") send(frame("balance", "{}"));
             else send(frame("pending", "{}"));
           };
-          const unsubscribe = hub.subscribe({ userId: user.id, admin: user.role === "admin", deliver });
+          const close = () => {
+            stop();
+            try {
+              controller.close();
+            } catch {}
+          };
+          const unsubscribe = hub.subscribe({ userId: user.id, admin: user.role === "admin", jti: c.get("claims")?.jti, deliver, close });
           const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
           stop = () => {
             closed = true;
             clearInterval(heartbeat);
             unsubscribe();
           };
-          send("retry: 2000\n: connected\n\n");
+          send(`retry: 2000\nevent: ready\nid: ${resumeAfter}\ndata: {}\n\n`);
           void (async () => {
             try {
-              if (resumeAfter !== null) {
-                for (;;) {
-                  const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
-                  for (const n of missed) {
-                    if (closed) return;
-                    send(notificationFrame(n));
-                    sentUpTo = BigInt(n.id);
-                  }
-                  if (missed.length < RESUME_BATCH) break;
+              for (;;) {
+                const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
+                for (const n of missed) {
+                  if (closed) return;
+                  send(notificationFrame(n));
+                  sentUpTo = BigInt(n.id);
                 }
+                if (missed.length < RESUME_BATCH) break;
               }
               const live = waiting ?? [];
               waiting = null;

@@ -155,6 +155,10 @@ export const csv = z.string();
 export const notificationItem = entity({ kind: z.enum(NOTIFICATION_KINDS), text: z.string(), createdAt: timestamp, read: z.boolean() });
 export const notificationPage = z.object({ items: z.array(notificationItem), totalPages: z.int(), unread: z.int() });
 export const unread = z.object({ unread: z.int() });
+/** Which kinds the member receives: `mutable` false for security notices, which cannot be muted. */
+export const notificationSettings = z.object({
+  kinds: z.array(z.object({ kind: z.enum(NOTIFICATION_KINDS), label: z.string(), muted: z.boolean(), mutable: z.boolean() })),
+});
 /** Server-Sent Events (text/event-stream): `notification` (data: a notificationItem, id: its _id), `balance`, `pending` (admins). */
 export const eventStream = z.string();
 
@@ -177,5 +181,7 @@ export const MEMBER = {
   earnings: endpoint({ method: "GET", path: "/user/earnings", query: S.earningsQuery, response: earnings }),
   notifications: endpoint({ method: "GET", path: "/user/notifications", query: S.pageQuery, response: notificationPage }),
   notificationsRead: endpoint({ method: "POST", path: "/user/notifications/read", body: S.notificationsReadSchema, response: unread }),
+  notificationSettings: endpoint({ method: "GET", path: "/user/notifications/settings", response: notificationSettings }),
+  saveNotificationSettings: endpoint({ method: "PUT", path: "/user/notifications/settings", body: S.notificationSettingsSchema, response: notificationSettings }),
   events: endpoint({ method: "GET", path: "/user/events", response: eventStream }),
 } as const;

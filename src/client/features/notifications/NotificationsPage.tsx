@@ -1,8 +1,12 @@
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { DateTime } from "../../components/DateTime";
 import { QueryState } from "../../components/QueryState";
 import { Pagination } from "../../components/Pagination";
+import { Spinner } from "../../components/Spinner";
 import { useMarkRead, useNotifications } from "./api/notifications";
+
+/** The settings load on their own, after the list: most visits only read. */
+const NotificationSettings = lazy(() => import("./NotificationSettings"));
 
 /** The member's notifications, newest first; unread ones stand out and can be marked read. */
 export default function NotificationsPage() {
@@ -54,6 +58,9 @@ export default function NotificationsPage() {
           </>
         )}
       </QueryState>
+      <Suspense fallback={<Spinner label="Loading notification settings" />}>
+        <NotificationSettings />
+      </Suspense>
     </section>
   );
 }

@@ -1,0 +1,56 @@
+import { json, serveFetch, useDom } from "../../../testing/dom";
+import { fireEvent, screen, within } from "@testing-library/react";
+import { expect, test } from "bun:test";
+import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
+import NotificationsPage from "./NotificationsPage";
+
+useDom();
+
+const member = makeMe();
+const kinds = (muted: string[]) =>
+  [
+    ["partner_joined", "A partner joined your team", true],
+    ["gift_received", "You received a gift", true],
+    ["deposit_decided", "Your deposit was accepted or declined", false],
+  ].map(([kind, label, mutable]) => ({ kind, label, mutable, muted: muted.includes(kind as string) }));
+
+function serve(put: (body: { muted: string[] }) => Response = (body) => json({ kinds: kinds(body.muted) })) {
+  return serveFetch(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(member));
+    if (path === "/api/user/notifications") return json({ items: [], totalPages: 0, unread: 0 });
+    if (path === "/api/user/notifications/settings") return request.method === "PUT" ? put(await request.clone().json()) : json({ kinds: kinds(["gift_received"]) });
+    return json({ msg: "Not found." }, 404);
+  });
+}
+
+test("the settings show each kind as a checkbox (security notices checked and disabled) and save the muted kinds with a toast", async () => {
+  const seen = serve();
+  renderClient(<NotificationsPage />, { me: member });
+  const form = within(await screen.findByRole("form", { name: "Notification settings" }));
+  const partner = form.getByRole("checkbox", { name: "A partner joined your team" }) as HTMLInputElement;
+  const gift = form.getByRole("checkbox", { name: "You received a gift" }) as HTMLInputElement;
+  const deposit = form.getByRole("checkbox", { name: /Your deposit was accepted or declined/ }) as HTMLInputElement;
+  expect([partner.checked, gift.checked, deposit.checked]).toEqual([true, false, true]);
+  expect(deposit.disabled).toBe(true);
+  expect(form.getByText("Security notice: always on.")).toBeTruthy();
+  // Keyboard: a native checkbox, reachable and toggled by click/space.
+  partner.focus();
+  expect(document.activeElement).toBe(partner);
+  fireEvent.click(partner);
+  fireEvent.click(gift);
+  fireEvent.click(form.getByRole("button", { name: "Save settings" }));
+  expect(await screen.findByText("Notification settings saved.")).toBeTruthy();
+  const put = seen.find((r) => r.method === "PUT")!;
+  expect(await put.json()).toEqual({ muted: ["partner_joined"] });
+  expect(partner.checked).toBe(false);
+  expect(gift.checked).toBe(true);
+});
+
+test("a refused save says why", async () => {
+  serve(() => json({ msg: "Notices about your own deposits and withdrawals are security notices and cannot be muted.", code: "notification_not_mutable" }, 400));
+  renderClient(<NotificationsPage />, { me: member });
+  const form = within(await screen.findByRole("form", { name: "Notification settings" }));
+  fireEvent.click(form.getByRole("button", { name: "Save settings" }));
+  expect((await screen.findAllByText("Notices about your own deposits and withdrawals are security notices and cannot be muted.")).length).toBeGreaterThan(0);
+});
