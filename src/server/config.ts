@@ -39,6 +39,7 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["PORT", "HTTP port", "3000"],
   ["DATABASE_URL", "Postgres connection string; unset runs on embedded PGlite", "(unset)"],
   ["DATA_DIR", "PGlite data folder when DATABASE_URL is unset (one server process at a time)", "./data"],
+  ["WORKERS", "server processes sharing PORT on Postgres (one that dies is started again); the embedded database is always one", "the number of CPUs"],
   ["JWT_SECRET", "secret that signs tokens; unset: generated at first start and kept in the database", "(generated)"],
   ["ADMIN_EMAIL", "e-mail of the admin created at first start", "admin@localhost"],
   ["ADMIN_PASSWORD", "password of that admin; unset: random, printed once in the log", "(random)"],

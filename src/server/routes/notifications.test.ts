@@ -244,7 +244,7 @@ async function openStream(token: string, lastEventId?: string) {
   let buffer = "";
   /** Where the server starts this stream: the `ready` event's id. */
   let start: string | undefined;
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined;
+  let pending: ReturnType<typeof reader.read> | undefined;
   /** The next event frame (comments and the opening `ready` skipped), parsed. */
   async function next(timeoutMs = 2000): Promise<{ event: string; id?: string; data: any }> {
     const deadline = Date.now() + timeoutMs;

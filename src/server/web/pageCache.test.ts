@@ -70,7 +70,7 @@ const bodyOf = async (res: Response) => {
 };
 
 /** app.request decodes nothing: the bytes arrive as sent. */
-async function untilBrotli(get: (path: string, headers: Record<string, string>) => Promise<Response>, path: string) {
+async function untilBrotli(get: (path: string, headers: Record<string, string>) => Promise<Response> | Response, path: string) {
   for (let i = 0; i < 100; i++) {
     const res = await get(path, { "Accept-Encoding": "gzip, br" });
     if (res.headers.get("content-encoding") === "br") return res;
