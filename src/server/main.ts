@@ -3,7 +3,7 @@ import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
 import { chainSummary, startChainWatcher } from "./chainWatcher";
 import { firstAdminBanner } from "./banner";
-import { isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
+import { collectWhenIdle, isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
 import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
 import { prepare } from "./start";
@@ -45,8 +45,9 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
   const app = createApp(deps, { web });
   // Bun hands the server to fetch as its second argument: the app reads the socket's address
   // there (Hono's c.env, src/server/middleware/source.ts). serverFetch answers the cached pages
-  // ahead of the app (src/server/web/pageCache.ts). Workers share the port (src/server/cluster.ts).
-  const server = Bun.serve({ port: config.port, reusePort: isWorker(), fetch: serverFetch(app) });
+  // ahead of the app (src/server/web/pageCache.ts). Workers share the port, and each collects its
+  // garbage once it goes idle (src/server/cluster.ts).
+  const server = Bun.serve({ port: config.port, reusePort: isWorker(), fetch: collectWhenIdle(serverFetch(app)) });
   if (isWorker()) {
     // The supervisor prints the start-up lines, once.
     workerReady(server.port ?? config.port);
