@@ -1,3 +1,4 @@
+import { test } from "bun:test";
 /**
  * Chromium for the browser tests: Debian's /usr/bin/chromium driven by playwright-core
  * (`npx playwright install` cannot download here). Helpers shared by the e2e test files.
@@ -148,3 +149,32 @@ export async function screenshot(page: Page, name: string) {
 
 /** The path of the page's URL, for comparisons that ignore the host. */
 export const pathOf = (page: Page) => new URL(page.url()).pathname;
+
+/**
+ * Steps of one browser story, run in order: a step runs only if every step before it passed, so a
+ * failure is reported once; on a failure every open page is photographed as `failure-<prefix><who>`.
+ */
+export function stepper(sessions: Record<string, Session>, timeoutMs: number, prefix = "") {
+  let failedStep: string | null = null;
+  return function step(name: string, body: () => Promise<void>, timeout = timeoutMs) {
+    test(
+      name,
+      async () => {
+        if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
+        try {
+          await body();
+        } catch (error) {
+          failedStep = name;
+          for (const [who, session] of Object.entries(sessions)) {
+            await screenshot(session.page, `failure-${prefix}${who}`).catch(() => {});
+            if (session.errors.length > 0) console.error(`[e2e] errors in ${who}'s page:\n  ${session.errors.join("\n  ")}`);
+          }
+          console.error(`[e2e] screenshots of every open page at the failure: e2e/screenshots/failure-${prefix}*.png`);
+          throw error;
+        }
+      },
+      timeout,
+    );
+  };
+}
+

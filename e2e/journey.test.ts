@@ -44,6 +44,7 @@ import {
   skipReason,
   waitForDashboardPage,
   type Session,
+  stepper,
 } from "./browser";
 import { startServer, type TestServer } from "./server";
 import { photographEveryPage } from "./tour";
@@ -64,29 +65,7 @@ let admin: Session;
 let aliceReferralId = "";
 const sessions: Record<string, Session> = {};
 
-let failedStep: string | null = null;
-
-/** One step of the journey: runs only if every step before it passed. */
-function step(name: string, body: () => Promise<void>, timeout = STEP_MS) {
-  test(
-    name,
-    async () => {
-      if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
-      try {
-        await body();
-      } catch (error) {
-        failedStep = name;
-        for (const [who, session] of Object.entries(sessions)) {
-          await screenshot(session.page, `failure-${who}`).catch(() => {});
-          if (session.errors.length > 0) console.error(`[e2e] errors in ${who}'s page:\n  ${session.errors.join("\n  ")}`);
-        }
-        console.error(`[e2e] screenshots of every open page at the failure: e2e/screenshots/failure-*.png`);
-        throw error;
-      }
-    },
-    timeout,
-  );
-}
+const step = stepper(sessions, STEP_MS);
 
 describe.skipIf(skip !== null)("the user journey in a real browser", () => {
   beforeAll(async () => {

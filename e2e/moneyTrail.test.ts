@@ -37,6 +37,7 @@ import {
   skipReason,
   waitForDashboardPage,
   type Session,
+  stepper,
 } from "./browser";
 import { startServer, type TestServer } from "./server";
 
@@ -62,29 +63,7 @@ let browser: Browser;
 let m: Session;
 const sessions: Record<string, Session> = {};
 
-let failedStep: string | null = null;
-
-/** One step: runs only if every step before it passed; on a failure, screenshots of the open pages. */
-function step(name: string, body: () => Promise<void>, timeout = STEP_MS) {
-  test(
-    name,
-    async () => {
-      if (failedStep) throw new Error(`not run: the earlier step "${failedStep}" failed`);
-      try {
-        await body();
-      } catch (error) {
-        failedStep = name;
-        for (const [who, session] of Object.entries(sessions)) {
-          await screenshot(session.page, `failure-money-trail-${who}`).catch(() => {});
-          if (session.errors.length > 0) console.error(`[e2e] errors in ${who}'s page:\n  ${session.errors.join("\n  ")}`);
-        }
-        console.error(`[e2e] screenshots of every open page at the failure: e2e/screenshots/failure-money-trail-*.png`);
-        throw error;
-      }
-    },
-    timeout,
-  );
-}
+const step = stepper(sessions, STEP_MS, "money-trail-");
 
 // ---------------------------------------------------------------------------------------------
 // The scene, through the HTTP API

@@ -1,3 +1,4 @@
+import { readSse, type SseEvent } from "../../src/shared/sse";
 import type { ServerProcess } from "./servers";
 
 /**
@@ -49,19 +50,7 @@ export class StreamClient {
         });
         if (!res.ok || !res.body) throw new Error(`status ${res.status}`);
         this.record.connects++;
-        const reader = res.body.getReader();
-        const decoder = new TextDecoder();
-        let buffer = "";
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          buffer += decoder.decode(value, { stream: true });
-          let end: number;
-          while ((end = buffer.indexOf("\n\n")) >= 0) {
-            this.onFrame(buffer.slice(0, end));
-            buffer = buffer.slice(end + 2);
-          }
-        }
+        await readSse(res.body, (event, block) => this.onFrame(event, block));
       } catch {
         if (this.stop.signal.aborted) return;
       }
@@ -69,19 +58,7 @@ export class StreamClient {
     }
   }
 
-  private onFrame(block: string) {
-    let event = "message";
-    let data = "";
-    let id: string | undefined;
-    for (const line of block.split("\n")) {
-      const colon = line.indexOf(":");
-      if (colon === 0) continue;
-      const field = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-      if (field === "event") event = value;
-      else if (field === "data") data += value;
-      else if (field === "id") id = value;
-    }
+  private onFrame({ event, data, id }: SseEvent, block: string) {
     if (event !== "notification") return;
     try {
       const item = JSON.parse(data) as { _id?: string };

@@ -1,6 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
+import { readSse } from "../../shared/sse";
 import { API_BASE } from "./api";
 import { meKey } from "./me";
 
@@ -45,32 +46,7 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
           if (response.status === 401 || response.status === 403) return; // the session's own checks sign out
           if (!response.ok || !response.body) throw new Error(String(response.status));
           failures = 0;
-          const reader = response.body.getReader();
-          const decoder = new TextDecoder();
-          let buffer = "";
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            buffer += decoder.decode(value, { stream: true });
-            let end: number;
-            while ((end = buffer.indexOf("\n\n")) >= 0) {
-              const block = buffer.slice(0, end);
-              buffer = buffer.slice(end + 2);
-              let event = "message";
-              let data = "";
-              let id: string | undefined;
-              for (const line of block.split("\n")) {
-                const colon = line.indexOf(":");
-                if (colon === 0) continue;
-                const field = colon < 0 ? line : line.slice(0, colon);
-                const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
-                if (field === "event") event = value;
-                else if (field === "data") data += value;
-                else if (field === "id") id = value;
-              }
-              onEvent(event, data, id);
-            }
-          }
+          await readSse(response.body, ({ event, data, id }) => onEvent(event, data, id));
         } catch {
           if (stop.signal.aborted) return;
         }
