@@ -1,7 +1,13 @@
 /**
- * Purchase and GET /api/auth latency on a big referral tree against a 10-user tree.
+ * Purchase, GET /api/auth and sign-up latency on a big referral tree against a 10-user tree.
  *
  *   bun bench/purchase.ts            (Postgres at BENCH_DATABASE_URL, default 127.0.0.1:5432)
+ *   bun bench/purchase.ts --signups  (the sign-up figures only, on a 10,000-deep chain: what
+ *                                     bench/http.ts runs for its summary)
+ *
+ * Sign-ups: one at a time 10,000 deep against near the root (depth 10) of the same tree,
+ * alternately; then 16 at once under members spread over the whole line against the same number
+ * one at a time (sign-ups that queued on one row would gain nothing from running at once).
  *
  * Creates two databases, loads them with SQL, times requests through the real app in-process
  * (app.request: routing, auth, validation, one transaction on Postgres), and drops them.
@@ -13,6 +19,7 @@ import postgres from "postgres";
 import { EXTERNAL, transfer } from "../src/core/ledger";
 import { firstEligibleAbove } from "../src/core/receiver";
 import { argon2Hasher } from "../src/core/sessions";
+import { teamWithSql } from "../src/core/teams";
 import { inTransaction } from "../src/core/tx";
 import { openDatabase } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
@@ -26,6 +33,8 @@ const BASE = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:54
 const SECRET = "bench-secret-that-is-long-enough-for-hs256";
 const RUNS = Number(process.env.BENCH_RUNS ?? 60);
 const WARMUP = 5;
+/** Sign-ups at once in the concurrent sign-up figure. */
+const CONCURRENT = 16;
 
 const withDb = (name: string) => Object.assign(new URL(BASE), { pathname: `/${name}` }).toString();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -44,7 +53,7 @@ async function world(name: string, spec: TreeSpec) {
   const started = performance.now();
   const tree = await loadTree(pg, admin!.id, spec, await hasher.hash("bench-password"));
   const [{ n }] = (await pg`SELECT count(*)::int AS n FROM users`) as unknown as [{ n: number }];
-  const [team] = await pg<{ total: number }[]>`SELECT total FROM team_counts WHERE user_id = ${admin!.id}`;
+  const [team] = await pg<{ total: number }[]>`SELECT ${pg.unsafe(teamWithSql("chain_id", "depth"))} - 1 AS total FROM users WHERE id = ${admin!.id}`;
   if (team?.total !== n - 1) throw new Error(`admin team ${team?.total}, expected ${n - 1}`);
   console.log(`${name}: ${n} users loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // No sign-up limit: the bench signs up 50 users from one (in-process) address within seconds.
@@ -63,9 +72,14 @@ async function world(name: string, spec: TreeSpec) {
   }
   /** A sign-up under `referrerId` (argon2 at the cheap bench cost, so the tree's share shows). */
   let signUps = 0;
+  const referralIds = new Map<string, string>();
   async function signUp(referrerId: string): Promise<number> {
-    const [ref] = await pg<{ referral_id: string }[]>`SELECT referral_id FROM users WHERE id = ${referrerId}`;
-    const body = JSON.stringify({ name: "Bench Signup", email: `signup${signUps++}@bench.local`, password: "bench-password", referralId: ref!.referral_id });
+    let referralId = referralIds.get(referrerId);
+    if (!referralId) {
+      const [ref] = await pg<{ referral_id: string }[]>`SELECT referral_id FROM users WHERE id = ${referrerId}`;
+      referralIds.set(referrerId, (referralId = ref!.referral_id));
+    }
+    const body = JSON.stringify({ name: "Bench Signup", email: `signup${signUps++}@bench.local`, password: "bench-password", referralId });
     const t = performance.now();
     const res = await app.request("/api/auth/register", { method: "POST", headers: { "content-type": "application/json" }, body });
     await res.text();
@@ -196,6 +210,52 @@ async function auth(w: World, userId: string): Promise<Once> {
 const fmt = (xs: number[]) => `median ${median(xs).toFixed(2)} ms, p95 ${p95(xs).toFixed(2)} ms`;
 const ratio = (a: number[], b: number[]) => `${(median(a) / median(b)).toFixed(2)}x`;
 
+/**
+ * Sign-ups in `w` under the member at depth 10 of its chain against under the bottom of the chain
+ * (one at a time, alternately), then `CONCURRENT` at once under members spread over the chain
+ * against as many one at a time.
+ */
+async function signUps(w: World) {
+  const line = w.tree.chain;
+  const [nearRoot, deep] = await compare(() => w.signUp(line[9]!), () => w.signUp(line.at(-1)!), 20);
+  const spread = (i: number) => line[Math.floor(((i * 7919) % line.length))]!;
+  const batch = CONCURRENT * 8;
+  let next = 0;
+  const oneByOne = async () => {
+    const t = performance.now();
+    for (let i = 0; i < batch; i++) await w.signUp(spread(next++));
+    return (batch / (performance.now() - t)) * 1000;
+  };
+  const atOnce = async () => {
+    const t = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENT }, async () => {
+      for (let i = 0; i < batch / CONCURRENT; i++) await w.signUp(spread(next++));
+    }));
+    return (batch / (performance.now() - t)) * 1000;
+  };
+  const [sequential, concurrent] = await compare(oneByOne, atOnce, 3);
+  return { nearRoot, deep, sequential, concurrent };
+}
+
+function printSignUps(r: Awaited<ReturnType<typeof signUps>>) {
+  console.log(`POST /api/auth/register (20 timed runs each, alternately; argon2 at the cheap test cost, so the tree's share shows)`);
+  console.log(`  near the root (depth 10), 10,000-deep chain:  ${fmt(r.nearRoot)}`);
+  console.log(`  under its bottom (depth 10,000):              ${fmt(r.deep)}   (${ratio(r.deep, r.nearRoot)} near the root; target 3x)`);
+  console.log(`  ${CONCURRENT} at once, spread over the line:           ${median(r.concurrent).toFixed(0)}/s against ${median(r.sequential).toFixed(0)}/s one at a time (${(median(r.concurrent) / median(r.sequential)).toFixed(2)}x)`);
+  console.log(`SIGNUP_SUMMARY ${JSON.stringify({ nearRoot: median(r.nearRoot), deep: median(r.deep), concurrent: median(r.concurrent), sequential: median(r.sequential) })}`);
+}
+
+if (process.argv.includes("--signups")) {
+  const line = await world(`bench_signups_${process.pid}`, { chain: 10_000, comb: 0, bushy: 0, activeShare: 0 });
+  try {
+    console.log(`load average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
+    printSignUps(await signUps(line));
+  } finally {
+    await line.close();
+  }
+  process.exit(0);
+}
+
 const small = await world(`bench_small_${process.pid}`, { chain: 10, comb: 10, bushy: 0, activeShare: 0 });
 const large = await world(`bench_large_${process.pid}`, { chain: 10_000, comb: 10_000, bushy: 70_000, activeShare: 0.3 });
 try {
@@ -226,12 +286,8 @@ try {
   const bushy = await bushyPurchases(large);
   const [smallAuth, largeAuthDeep] = await compare(await auth(small, small.tree.chain.at(-1)!), await auth(large, large.tree.chain.at(-1)!), 4 * RUNS);
   const [, largeAuthAdmin] = await compare(await auth(small, small.adminId), await auth(large, large.adminId), 4 * RUNS);
-  // Sign-ups pay for the tree: every upline's team count, and the chain rebalancing (chains.ts).
-  const [smallSignUp, largeSignUp] = await compare(
-    () => small.signUp(small.tree.chain.at(-1)!),
-    () => large.signUp(large.tree.chain.at(-1)!),
-    20,
-  );
+  // Sign-ups: team sizes (teams.ts) and the chain rebalancing (chains.ts), near the root and deep.
+  const signUpFigures = await signUps(large);
 
   console.log(`\nload average ${loadavg().map((l) => l.toFixed(1)).join(" ")} on ${cpus().length} CPUs`);
   console.log(`POST /api/user/packages/purchase (${RUNS} timed runs each, in-process app, Postgres over TCP)`);
@@ -253,9 +309,7 @@ try {
   console.log(`  10-user tree, deepest user:               ${fmt(smallAuth)}`);
   console.log(`  100,000 users, user 10,000 deep:          ${fmt(largeAuthDeep)}`);
   console.log(`  100,000 users, admin (team of 100,000):   ${fmt(largeAuthAdmin)}`);
-  console.log(`POST /api/auth/register (20 timed runs each)`);
-  console.log(`  under the bottom of a 10-user chain:      ${fmt(smallSignUp)}`);
-  console.log(`  under the bottom of the 10,000-deep chain: ${fmt(largeSignUp)}   (${ratio(largeSignUp, smallSignUp)})`);
+  printSignUps(signUpFigures);
 } finally {
   await small.close();
   await large.close();

@@ -2,8 +2,8 @@ import type { Sql } from "postgres";
 
 /**
  * Bulk-loads a referral tree under the admin with plain SQL (the API would take minutes for
- * 100,000 sign-ups): users, their accounts and their team counts, computed here so they are
- * what sign-ups would have produced.
+ * 100,000 sign-ups): users, their accounts and their team counts, computed here (team_sums by
+ * the database's rebuild_team_sums) so they are what sign-ups would have produced.
  */
 export interface TreeSpec {
   /** Length of a single chain hanging from the admin. */
@@ -65,8 +65,7 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
     bushy.push(add(p));
   }
 
-  // Team sizes are subtree sizes without the user; parents come before children in `order`.
-  const total = (id: string) => size.get(id)! - 1;
+  // Parents come before children in `order`.
   const direct = new Map<string, number>();
   const chainOf = new Map<string, string>([[adminId, adminId]]);
   for (const id of order) {
@@ -91,9 +90,11 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
       })),
     )}`;
     await pg`INSERT INTO accounts ${pg(ids.map((id) => ({ id, kind: "user" })))}`;
-    await pg`INSERT INTO team_counts ${pg(ids.map((id) => ({ user_id: id, total: total(id), direct: direct.get(id) ?? 0 })))}`;
+    await pg`INSERT INTO team_counts ${pg(ids.map((id) => ({ user_id: id, direct: direct.get(id) ?? 0 })))}`;
   }
-  await pg`UPDATE team_counts SET total = total + ${total(adminId)}, direct = direct + ${direct.get(adminId) ?? 0} WHERE user_id = ${adminId}`;
+  await pg`UPDATE team_counts SET direct = direct + ${direct.get(adminId) ?? 0} WHERE user_id = ${adminId}`;
+  // Team sizes as sign-ups would have counted them (migration 0011's function).
+  await pg`SELECT rebuild_team_sums()`;
 
   const active = bushy.filter(() => Math.random() < spec.activeShare);
   for (let i = 0; i < active.length; i += BATCH) {

@@ -1,7 +1,8 @@
 /**
- * bun run chaos [--clients 20] [--ops 1500] [--kills 1] [--servers 2] [--seed 42]
+ * bun run chaos [--clients 20] [--ops 1500] [--kills 1] [--servers 2] [--workers 1] [--seed 42]
  *
- * Starts the server on a fresh Postgres database (one or two processes sharing it), runs a
+ * Starts the server on a fresh Postgres database (one or two servers sharing it, each of
+ * --workers processes: WORKERS), runs a
  * mixed money workload from many concurrent clients, SIGKILLs a server at random moments and
  * restarts it, then checks the ledger and every acknowledged operation against the database.
  * Exits 1 on any violation.
@@ -19,6 +20,7 @@ const { values } = parseArgs({
     ops: { type: "string", default: "1500" },
     kills: { type: "string", default: "1" },
     servers: { type: "string", default: "2" },
+    workers: { type: "string", default: "1" },
     seed: { type: "string", default: String(Date.now() % 100000) },
     /** Every n-th client keeps GET /api/user/events open (4: a quarter; 0: none). */
     "stream-every": { type: "string", default: "4" },
@@ -53,6 +55,8 @@ const env = {
   ADMIN_PASSWORD: "chaos-admin-password",
   // Every client signs up from this machine's address.
   SIGNUP_LIMIT: "0",
+  // Processes per server (src/server/cluster.ts): the same checks hold with every core in use.
+  WORKERS: values.workers!,
 };
 const servers = Array.from({ length: Number(values.servers) }, (_, i) => new ServerProcess(3400 + i + Math.floor(Math.random() * 500) * 2, env));
 let exitCode = 1;

@@ -17,9 +17,8 @@ export class ServerProcess {
 
   async start(): Promise<void> {
     this.proc = Bun.spawn(["bun", "src/server/index.ts"], {
-      // WORKERS=1: one process per ServerProcess, so that a SIGKILL takes the whole server down
-      // (with workers it would kill only their supervisor; src/server/cluster.ts). Callers that
-      // want workers pass WORKERS in `env`.
+      // WORKERS=1 unless `env` says otherwise (chaos --workers): with workers, `kill` takes the
+      // supervisor's workers down with it (src/server/cluster.ts).
       env: { ...process.env, WORKERS: "1", ...this.env, PORT: String(this.port) },
       stdout: "ignore",
       stderr: "pipe",
@@ -40,9 +39,10 @@ export class ServerProcess {
     throw new Error(`server on port ${this.port} did not start: ${stderr.slice(-2000)}`);
   }
 
-  /** SIGKILL: no shutdown hooks, open transactions die with the connection. */
+  /** SIGKILL, the workers first when there are: no shutdown hooks, open transactions die with the connection. */
   async kill(): Promise<void> {
     this.alive = false;
+    if (this.proc) Bun.spawnSync(["pkill", "-KILL", "-P", String(this.proc.pid)]);
     this.proc?.kill("SIGKILL");
     await this.proc?.exited;
   }

@@ -9,6 +9,7 @@ import { expectTreeInvariants } from "../testing/invariants";
 import { credit, joinUnder } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
 import { purchaseLevel } from "./matrix";
+import { handOverWhereDue } from "./chains";
 import { firstEligibleAbove } from "./receiver";
 import { inTransaction } from "./tx";
 import { registerUser } from "./users";
@@ -115,15 +116,17 @@ test.skipIf(!onPostgres)("a purchase racing the sign-up that moves its buyer to 
   await credit(database.db, m2, 100_000n);
   const before = await chainOf(m2);
 
-  // The sign-up that hands j's chain to n's line moves m2 to m's chain; it stays open while m2
-  // buys level 1, and commits only after the purchase has had time to write its row.
+  // The takeover after the sign-up that hands j's chain to n's line moves m2 to m's chain; it
+  // stays open while m2 buys level 1, and commits only after the purchase has had time to write
+  // its row.
   let commit!: () => void;
   const held = new Promise<void>((resolve) => (commit = resolve));
   let signedUp!: () => void;
   const moved = new Promise<void>((resolve) => (signedUp = resolve));
+  const [ref] = await database.db.select({ r: users.referralId }).from(users).where(eq(users.id, line.at(-1)!));
+  const { id: n6 } = await inTransaction(database.db, (tx) => registerUser(tx, { name: "n6", email: "n6@chains.test", passwordHash: "x", referralId: ref!.r }));
   const signUp = inTransaction(database.db, async (tx) => {
-    const [ref] = await tx.select({ r: users.referralId }).from(users).where(eq(users.id, line.at(-1)!));
-    await registerUser(tx, { name: "n6", email: "n6@chains.test", passwordHash: "x", referralId: ref!.r });
+    await handOverWhereDue(tx, n6);
     signedUp();
     await held;
   });
@@ -151,6 +154,7 @@ test("upgrading a database from before chains places every user as sign-up would
         ('x', 'X', 'x@old', 'x', 'R1', 'root', 1, '2026-01-02'),
         ('z', 'Z', 'z@old', 'x', 'R3', 'x', 2, '2026-01-04')`);
     await old.db.execute(sql`INSERT INTO user_levels (user_id, program, level, status) VALUES ('z', '3p', 1, 'active')`);
+    await old.db.execute(sql`INSERT INTO team_counts (user_id, total, direct) VALUES ('root', 3, 2), ('x', 1, 1), ('y', 0, 0), ('z', 0, 0)`);
 
     await migrate(old);
 

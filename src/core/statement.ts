@@ -4,6 +4,7 @@ import { teamCounts, transferKinds, users, type Program, type TransferKind } fro
 import type { StatementKind } from "../shared/contract";
 import { PLATFORM_NAME, STATEMENT_PAGE_SIZE } from "../shared/constants";
 import { refuse } from "./errors";
+import { teamSize } from "./teams";
 import { EXTERNAL, SYSTEM } from "./ledger";
 import { pageCount } from "./util";
 
@@ -18,14 +19,18 @@ const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
  * the caller or someone of the caller's team, at any depth, and not deleted; anyone else answers
  * partner_not_found, exactly like an unknown id, so no one learns about other members' teams.
  *
- * Counts come from team_counts (kept up to date at sign-up and deletion), so no request scans a
- * downline; the levels are correlated probes of user_levels' primary key inside the one query of
+ * Counts come from team_counts (direct partners) and team_sums (whole teams, teams.ts), both kept
+ * up to date at sign-up and deletion, so no request scans a downline; the levels are correlated probes of user_levels' primary key inside the one query of
  * the page.
  */
 export async function partnersOf(db: Db, callerId: string, page: number, of?: string) {
   const listed = of ?? callerId;
   if (listed !== callerId && !(await isInTeamOf(db, callerId, listed))) return refuse("partner_not_found");
-  const [own] = await db.select({ total: teamCounts.total, direct: teamCounts.direct }).from(teamCounts).where(eq(teamCounts.userId, listed));
+  const [own] = await db
+    .select({ total: teamSize(users), direct: teamCounts.direct })
+    .from(users)
+    .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
+    .where(eq(users.id, listed));
   const highestActive = (program: Program) =>
     sql<number | null>`(SELECT max(ul.level) FROM user_levels ul WHERE ul.user_id = ${users.id} AND ul.program = ${program} AND ul.status = 'active')`;
   const rows = await db
@@ -33,7 +38,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
       id: users.id,
       name: users.name,
       joinedAt: users.createdAt,
-      partners: sql<number>`coalesce(${teamCounts.total}, 0)`,
+      partners: teamSize(users),
       directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`,
       level3p: highestActive("3p"),
       level6p: highestActive("6p"),
@@ -44,7 +49,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(STATEMENT_PAGE_SIZE)
     .offset((page - 1) * STATEMENT_PAGE_SIZE);
-  const directPartners = own?.direct ?? 0;
+  const directPartners = Number(own?.direct ?? 0);
   return {
     partners: rows.map(({ level3p, level6p, ...r }) => ({
       ...r,
@@ -55,7 +60,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     page,
     totalPages: pages(directPartners),
     directPartners,
-    totalPartners: own?.total ?? 0,
+    totalPartners: Number(own?.total ?? 0),
   };
 }
 

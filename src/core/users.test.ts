@@ -5,7 +5,8 @@ import { teamCounts, users } from "../db/schema";
 import { accountOf, adminIdOf, credit, joinUnder, movesOf, refusalOf, run } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
 import { EXTERNAL } from "./ledger";
-import { adminReferralId, currentUser, deleteUser, findReferrer, registerUser, searchUsers } from "./users";
+import { teamSize } from "./teams";
+import { adminReferralId, currentUser, deleteUser, findReferrer, searchUsers, signUp } from "./users";
 import { adminGift, sendGift } from "./wallet";
 
 // docs/rules.md#referrals, called directly: sign-up under a referral ID, one account per email
@@ -15,12 +16,16 @@ let database: Database;
 useDatabase((made) => (database = made));
 
 const register = (input: { email: string; referralId: string; name?: string }) =>
-  run(database.db, (tx) => registerUser(tx, { name: input.name ?? "Someone", passwordHash: "x", ...input }));
+  signUp(database.db, { name: input.name ?? "Someone", passwordHash: "x", ...input });
 
 const userRow = async (id: string) => (await database.db.select().from(users).where(eq(users.id, id)))[0]!;
 const teamOf = async (id: string) => {
-  const [row] = await database.db.select({ total: teamCounts.total, direct: teamCounts.direct }).from(teamCounts).where(eq(teamCounts.userId, id));
-  return [row!.total, row!.direct];
+  const [row] = await database.db
+    .select({ total: teamSize(users), direct: teamCounts.direct })
+    .from(users)
+    .innerJoin(teamCounts, eq(teamCounts.userId, users.id))
+    .where(eq(users.id, id));
+  return [Number(row!.total), row!.direct];
 };
 
 test("a user registers under the holder of a referral ID, typed in any case, and gets an account of their own", async () => {

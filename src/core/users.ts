@@ -8,7 +8,9 @@ import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
 import { preparedPer, tokenColumns, tokenVerdict, type TokenClaims, type TokenUser } from "./sessions";
 import { takeHit } from "./throttle";
+import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
+import { countOnTheWayUp, shareChains, teamSize } from "./teams";
 import { createAccount } from "./ledger";
 import { notify, texts } from "./notifications";
 import { likeContains, newId, newReferralId, normalizeReferralId, pageCount } from "./util";
@@ -29,9 +31,28 @@ export function acceptableName(raw: string): string {
   return name;
 }
 
-/** Registers a user under the holder of `referralId`, and counts them in every upline's team. */
+/**
+ * A sign-up: the user registered in one transaction (registerUser), then the chains rebalanced
+ * where that calls for it (chains.ts rebalanceChains, a transaction of its own when it does).
+ * The sign-up stands once committed: a takeover that fails is logged, and the next sign-up in
+ * that branch makes it.
+ */
+export async function signUp(db: Db, input: NewUser): Promise<{ id: string }> {
+  const made = await inTransaction(db, (tx) => registerUser(tx, input));
+  await rebalanceChains(db, made.id).catch((error) => console.error("chain takeover after a sign-up failed:", error));
+  return made;
+}
+
+/**
+ * Registers a user under the holder of `referralId`, and counts them in every upline's team.
+ * Locks: shareChains, then the referrer's team_counts row (sign-ups under one referrer queue
+ * there; sign-ups elsewhere in the tree do not wait for each other), then the team_sums rows of
+ * the way up (teams.ts), last, so they are held the shortest time. Use signUp, which also
+ * rebalances the chains.
+ */
 export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string }> {
   const name = acceptableName(input.name);
+  await shareChains(tx);
   // Locked (key share, as the foreign key would) so that a deletion of the referrer in flight
   // is waited for, and then seen.
   const [referrer] = await tx
@@ -40,9 +61,9 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     .where(and(eq(users.referralId, normalizeReferralId(input.referralId)), isNull(users.deletedAt)))
     .for("key share");
   if (!referrer) return refuse("invalid_referral");
-  // First, so that sign-ups queue here (every one locks the root's row): the chain placement and
-  // rebalancing below (chains.ts) rely on it.
-  await adjustTeams(tx, referrer.id, 1);
+  // First, so that sign-ups under one referrer queue here: the chain placement below (chains.ts)
+  // relies on it.
+  await countDirect(tx, referrer.id, 1);
 
   // The unique indexes decide, not a read before the write: a registration racing ours with the
   // same email makes this insert wait for it, then do nothing. A referral ID clash does the same.
@@ -66,8 +87,8 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     if (inserted.length > 0) {
       await createAccount(tx, id, "user");
       await tx.insert(teamCounts).values({ userId: id });
-      await rebalanceChains(tx, id);
       await notify(tx, { userId: referrer.id, kind: "partner_joined", eventKey: `partner:${id}`, text: texts.partnerJoined(name), data: { partnerId: id } });
+      await countOnTheWayUp(tx, id, 1);
       return { id };
     }
     // lower() on both sides, as the unique index has it.
@@ -77,23 +98,14 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
   }
 }
 
-/**
- * Adds `delta` to the team size of `referrerId` and every user above it, and to the direct
- * count of `referrerId`. Rows are locked in id order first so concurrent sign-ups queue.
- */
-async function adjustTeams(tx: Tx, referrerId: string, delta: 1 | -1): Promise<void> {
-  const chain = sql`WITH RECURSIVE up(id) AS (
-      SELECT ${referrerId}::text
-      UNION ALL
-      SELECT u.referrer_id FROM users u JOIN up ON u.id = up.id WHERE u.referrer_id IS NOT NULL
-    )`;
-  await tx.execute(sql`${chain} SELECT 1 FROM team_counts WHERE user_id IN (SELECT id FROM up) ORDER BY user_id FOR UPDATE`);
-  await tx.execute(sql`${chain} UPDATE team_counts SET total = total + ${delta} WHERE user_id IN (SELECT id FROM up)`);
+/** Adds `delta` to the number of direct partners of `referrerId` (and locks that row). */
+async function countDirect(tx: Tx, referrerId: string, delta: 1 | -1): Promise<void> {
   await tx.update(teamCounts).set({ direct: sql`${teamCounts.direct} + ${delta}` }).where(eq(teamCounts.userId, referrerId));
 }
 
-/** Soft delete: the user keeps the ledger history and the place in the chain. */
+/** Soft delete: the user keeps the ledger history and the place in the chain, and leaves every team. */
 export async function deleteUser(tx: Tx, id: string): Promise<{ name: string; email: string; deletedAt: Date }> {
+  await shareChains(tx);
   const [user] = await tx
     .select({ name: users.name, email: users.email, role: users.role, referrerId: users.referrerId, deletedAt: users.deletedAt })
     .from(users)
@@ -103,7 +115,8 @@ export async function deleteUser(tx: Tx, id: string): Promise<{ name: string; em
   if (user.role === "admin") return refuse("cannot_delete_admin");
   const deletedAt = new Date();
   await tx.update(users).set({ deletedAt }).where(eq(users.id, id));
-  if (user.referrerId) await adjustTeams(tx, user.referrerId, -1);
+  if (user.referrerId) await countDirect(tx, user.referrerId, -1);
+  await countOnTheWayUp(tx, id, -1);
   return { name: user.name, email: user.email, deletedAt };
 }
 
@@ -169,7 +182,7 @@ const memberStatement = preparedPer((db) => {
         ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
         floor(extract(epoch from ${users.createdAt}) * 1000),
         ${accounts.balance}::text, ${accounts.held}::text,
-        coalesce(${teamCounts.total}, 0), coalesce(${teamCounts.direct}, 0),
+        ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
         (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
         /* The header's bell (the partial index notifications_unread_idx). */
         (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)

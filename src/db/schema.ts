@@ -53,12 +53,30 @@ export const users = pgTable(
   ],
 );
 
-/** Team sizes kept as counters so GET /auth never scans a downline. */
+/**
+ * Each user's number of direct partners (not deleted), kept as a counter. Whole team sizes are in
+ * team_sums.
+ */
 export const teamCounts = pgTable("team_counts", {
   userId: text("user_id").primaryKey().references(() => users.id),
-  total: integer("total").notNull().default(0),
   direct: integer("direct").notNull().default(0),
 });
+
+/**
+ * Team sizes, per chain of the referral tree (src/core/teams.ts): for chain `chain_id`, a
+ * Fenwick tree over depth of how many users' way up leaves the chain at each depth. A node's
+ * count is split over a few shards so that sign-ups seldom wait on one another's row.
+ */
+export const teamSums = pgTable(
+  "team_sums",
+  {
+    chainId: text("chain_id").notNull(),
+    node: integer("node").notNull(),
+    shard: smallint("shard").notNull(),
+    n: integer("n").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.chainId, t.node, t.shard] })],
+);
 
 /**
  * One row per user plus the two operator accounts ('system', 'external').

@@ -3,6 +3,7 @@ import { createAccount, EXTERNAL, SYSTEM } from "../core/ledger";
 import { defaultLevels } from "../core/levels";
 import { randomPassword, type PasswordHasher } from "../core/sessions";
 import { inTransaction } from "../core/tx";
+import { countOnTheWayUp } from "../core/teams";
 import { newId, newReferralId } from "../core/util";
 import type { Db } from "./client";
 import { programLevels, settings, teamCounts, users } from "./schema";
@@ -48,6 +49,7 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ createdAdmin
     });
     await createAccount(tx, id, "user");
     await tx.insert(teamCounts).values({ userId: id });
+    await countOnTheWayUp(tx, id, 1);
     return { createdAdmin: options.adminPassword ? { email } : { email, password } };
   });
 }

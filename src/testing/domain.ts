@@ -4,7 +4,7 @@ import { accounts, transfers, userLevels, users, type Program } from "../db/sche
 import { Refusal } from "../core/errors";
 import { EXTERNAL, transfer } from "../core/ledger";
 import { inTransaction } from "../core/tx";
-import { adminReferralId, registerUser } from "../core/users";
+import { adminReferralId, signUp } from "../core/users";
 import type { ErrorCode } from "../shared/errors";
 
 /**
@@ -25,7 +25,7 @@ export async function joinUnder(db: Db, referrerId: string | null, opts: { name?
     ? (await db.select({ r: users.referralId }).from(users).where(eq(users.id, referrerId)))[0]!.r
     : await adminReferralId(db);
   const email = opts.email ?? `${name.toLowerCase().replace(/\W/g, "")}-${n}@core.test`;
-  const { id } = await run(db, (tx) => registerUser(tx, { name, email, passwordHash: "x", referralId }));
+  const { id } = await signUp(db, { name, email, passwordHash: "x", referralId });
   return id;
 }
 

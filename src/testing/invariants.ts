@@ -23,5 +23,5 @@ export const treeReport = (db: Db): Promise<TreeReport> => readTree(on(db));
 
 /** Fails the test unless the referral tree and its chains are consistent. */
 export async function expectTreeInvariants(db: Db): Promise<void> {
-  expect(await treeReport(db)).toEqual({ wrongDepth: [], brokenLinks: [], unfinishedChains: [], staleLevelRows: [] });
+  expect(await treeReport(db)).toEqual({ wrongDepth: [], brokenLinks: [], unfinishedChains: [], staleLevelRows: [], wrongTeamSizes: [], wrongDirectCounts: [] });
 }

@@ -1,3 +1,4 @@
+import { teamWithSql } from "../core/teams";
 import type { RunQuery } from "./ledgerChecks";
 
 /**
@@ -22,6 +23,23 @@ export const TREE_CHECKS = {
   staleLevelRows: `
     SELECT ul.user_id AS id FROM user_levels ul JOIN users u ON u.id = ul.user_id
     WHERE ul.chain_id <> u.chain_id OR ul.depth <> u.depth`,
+  /**
+   * Users whose team size as GET /api/auth reads it (team_sums, src/core/teams.ts) is not the
+   * number of their descendants who are not deleted, counted here the slow way.
+   */
+  wrongTeamSizes: `
+    WITH RECURSIVE above(descendant, ancestor) AS (
+      SELECT id, referrer_id FROM users WHERE referrer_id IS NOT NULL AND deleted_at IS NULL
+      UNION ALL
+      SELECT above.descendant, u.referrer_id FROM above JOIN users u ON u.id = above.ancestor WHERE u.referrer_id IS NOT NULL
+    ),
+    team AS (SELECT ancestor AS id, count(*) AS n FROM above GROUP BY ancestor)
+    SELECT u.id FROM users u LEFT JOIN team ON team.id = u.id
+    WHERE ${teamWithSql("u.chain_id", "u.depth")} - CASE WHEN u.deleted_at IS NULL THEN 1 ELSE 0 END <> coalesce(team.n, 0)`,
+  /** Users whose direct-partner counter (team_counts) is not the number of their partners who are not deleted. */
+  wrongDirectCounts: `
+    SELECT u.id FROM users u LEFT JOIN team_counts t ON t.user_id = u.id
+    WHERE coalesce(t.direct, 0) <> (SELECT count(*) FROM users c WHERE c.referrer_id = u.id AND c.deleted_at IS NULL)`,
 };
 
 export type TreeReport = Record<keyof typeof TREE_CHECKS, string[]>;

@@ -3,9 +3,8 @@ import { Hono } from "hono";
 import { signalStreamsClosed } from "../../core/notifications";
 import { login, revokeToken, sessionGeneration } from "../../core/sessions";
 import { takeHit } from "../../core/throttle";
-import { inTransaction } from "../../core/tx";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
-import { adminReferralId, memberForToken, registerUser, type SignedInMember } from "../../core/users";
+import { adminReferralId, memberForToken, signUp, type SignedInMember } from "../../core/users";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
@@ -74,7 +73,7 @@ export const authRoutes = new Hono<AppEnv>()
     const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR }, sourceAddress(c), MSG.tooManySignUps);
     try {
       const passwordHash = await hasher.hash(input.password);
-      await inTransaction(db, (tx) => registerUser(tx, { ...input, passwordHash }));
+      await signUp(db, { ...input, passwordHash });
     } catch (error) {
       // No account was made: the attempt does not count against the address.
       await hit.release();
