@@ -3,7 +3,8 @@
  *
  *   bun bench/http.ts [--seconds 10] [--rounds 3] [--no-lcp]
  *       (Postgres at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
- *        wrk on the PATH: `apt-get install -y wrk`; Chromium at /usr/bin/chromium for the LCP)
+ *        wrk and pgbench on the PATH: `apt-get install -y wrk postgresql-client`; Chromium at
+ *        /usr/bin/chromium for the LCP)
  *
  * Makes a fresh database, builds the client quietly, starts the server (`bun src/server/index.ts`,
  * WORKERS=1: one process, like the floors) and the floors (bench/floor.ts, one process each):
@@ -14,12 +15,28 @@
  *                   one trivial query per request;
  *
  * wrk with 32 connections for --seconds each, server and floor alternately (the order swapped
- * every round, so load drift falls on both alike); the ratio is of the totals. Then the same
- * server with WORKERS=2 against WORKERS=1 (2 against 1, alternately), the memory of every
- * server process at rest (after the load, idle), and the landing's LCP on a mobile profile
- * (Chromium through playwright-core: 390x844, CPU 4x slower, 150 ms RTT, 1.6 Mbit/s down)
- * against the floor page (the same bytes from the bare page app, where the island's script does
- * not load), median of 7 loads each, alternately. Prints every figure with its floor.
+ * every round, so load drift falls on both alike); the ratio is of the totals.
+ *
+ * - POST /api/user/packages/purchase/:program/:level, purchases per second (2xx only), against
+ *   pgbench's builtin script (TPC-B, sort of) at -c16 -j2 on the same Postgres, in a database
+ *   of its own (scale 16, loaded once at the start with `pgbench -i`, dropped at the end): 16
+ *   clients in this process (fetch, keep-alive), each buying for a member the next level it
+ *   does not hold (3P 1, 6P 1, 3P 2, ... 6P 12), a new Idempotency-Key each, for --seconds,
+ *   alternately with pgbench, the order swapped every round. The members are made through the
+ *   API, untimed, before each timed run, enough for 3 times the fastest rate seen so far (the
+ *   2 s warm-up's at first): each signs up under a random earlier one (the first ones under the
+ *   admin: a small random tree the purchases walk up), signs in once, and asks for a deposit of
+ *   every level's price, which the admin accepts. A purchase not answered 2xx, or running out of
+ *   members, fails the bench; at the end every purchase made must be a level held, and the
+ *   ledger must sum to zero.
+ *
+ * Then the same server with WORKERS=2 against WORKERS=1 (2 against 1, alternately), the memory
+ * of every server process at rest (after the load, idle), and the landing's LCP on a mobile
+ * profile (Chromium through playwright-core: 390x844, CPU 4x slower, 150 ms RTT, 1.6 Mbit/s
+ * down) against the floor page (the same bytes from the bare page app, where the island's script
+ * does not load), median of 7 loads each, alternately. Last, with the servers stopped,
+ * `bun bench/purchase.ts --signups`: a sign-up 10,000 deep against one near the root, and 16 at
+ * once against one at a time. Prints every figure with its floor.
  */
 import type { Subprocess } from "bun";
 import { readFileSync } from "node:fs";
@@ -27,6 +44,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import postgres from "postgres";
+import { LEVELS_PER_PROGRAM, MAX_AMOUNT, PROGRAMS, type ProgramId } from "../src/shared/constants";
 
 const { values } = parseArgs({
   options: {
@@ -45,10 +63,17 @@ const SECRET = "bench-http-secret-that-is-long-enough-for-hs256";
 const ADMIN = { email: "admin@bench.local", password: "bench-admin-password" };
 const BROWSER_ENCODINGS = "gzip, deflate, br";
 const CONNECTIONS = 32;
+/** pgbench's own database, and the concurrency of both sides of the purchase figure. */
+const TPCB_DB = `bench_tpcb_${process.pid}`;
+const TPCB_URL = Object.assign(new URL(BASE), { pathname: `/${TPCB_DB}` }).toString();
+const TPCB_SCALE = 16;
+const BUYING_CLIENTS = 16;
 
-if (Bun.spawnSync(["which", "wrk"]).exitCode !== 0) {
-  console.error("wrk is not installed: apt-get install -y wrk");
-  process.exit(1);
+for (const [tool, install] of [["wrk", "wrk"], ["pgbench", "postgresql-client"]] as const) {
+  if (Bun.spawnSync(["which", tool]).exitCode !== 0) {
+    console.error(`${tool} is not installed: apt-get install -y ${install}`);
+    process.exit(1);
+  }
 }
 
 const children: Subprocess[] = [];
@@ -133,15 +158,19 @@ interface Pair {
 }
 
 /** `a` and `b` alternately, the order swapped each round; the ratio b/a of total requests per second. */
-function compare(a: () => Run, b: () => Run, rounds = ROUNDS): Pair & { ratio: number; aRps: number; bRps: number } {
+async function compare(
+  a: () => Run | Promise<Run>,
+  b: () => Run | Promise<Run>,
+  rounds = ROUNDS,
+): Promise<Pair & { ratio: number; aRps: number; bRps: number }> {
   const pair: Pair = { a: [], b: [] };
   for (let r = 0; r < rounds; r++) {
     if (r % 2 === 0) {
-      pair.a.push(a());
-      pair.b.push(b());
+      pair.a.push(await a());
+      pair.b.push(await b());
     } else {
-      pair.b.push(b());
-      pair.a.push(a());
+      pair.b.push(await b());
+      pair.a.push(await a());
     }
   }
   const rate = (runs: Run[]) => runs.reduce((s, r) => s + r.requests, 0) / runs.reduce((s, r) => s + r.seconds, 0);
@@ -168,12 +197,202 @@ function wrkWarm(run: (seconds?: number) => Run) {
   run(2);
 }
 
-function report(what: string, floor: string, pair: ReturnType<typeof compare>, target?: number) {
+/** One figure: ours/s vs the floor's rate (`floorUnit`: "/s", or " tps" for pgbench), per round too. */
+function report(what: string, floor: string, pair: Awaited<ReturnType<typeof compare>>, target?: number, floorUnit = "/s") {
   const rounds = pair.b.map((b, i) => `${fmt(b.rps)}/${fmt(pair.a[i]!.rps)}`).join(", ");
   const verdict = target === undefined ? "" : pair.ratio >= target ? `  (target ${target}x: met)` : `  (target ${target}x: NOT met)`;
   const timeouts = [...pair.a, ...pair.b].reduce((n, r) => n + r.timeouts, 0);
   const late = timeouts > 0 ? `, ${timeouts} answers over 2 s` : "";
-  console.log(`  ${what.padEnd(15)} ${fmt(pair.bRps).padStart(7)}/s vs ${floor} ${fmt(pair.aRps)}/s: ${x(pair.ratio)}${verdict}   [rounds ${rounds}${late}]`);
+  console.log(`  ${what.padEnd(15)} ${fmt(pair.bRps).padStart(7)}/s vs ${floor} ${fmt(pair.aRps)}${floorUnit}: ${x(pair.ratio)}${verdict}   [rounds ${rounds}${late}]`);
+}
+
+/**
+ * pgbench's builtin script (TPC-B, sort of) on its own database: -c16 -j2 for `seconds`. The
+ * rate is its "tps = N (without initial connection time)"; a run with failed transactions, or
+ * that pgbench ends with an error (an aborted client), is refused.
+ */
+async function pgbench(seconds = SECONDS): Promise<Run> {
+  const run = Bun.spawn(["pgbench", `-c${BUYING_CLIENTS}`, "-j2", `-T${seconds}`, TPCB_URL], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
+  if (code !== 0) throw new Error(`pgbench failed (exit ${code}):\n${out}${err}`);
+  const tps = Number(/^tps = ([\d.]+) \(without initial connection time\)/m.exec(out)?.[1]);
+  const requests = Number(/^number of transactions actually processed: (\d+)/m.exec(out)?.[1]);
+  const failed = Number(/^number of failed transactions: (\d+)/m.exec(out)?.[1] ?? 0);
+  if (!(tps > 0) || !(requests > 0) || failed > 0) throw new Error(`pgbench: no tps, or failed transactions:\n${out}${err}`);
+  return { rps: tps, requests, seconds: requests / tps, timeouts: 0 };
+}
+
+type Api = (method: string, path: string, body?: unknown, token?: string) => Promise<Record<string, unknown>>;
+
+/** Every level of both programs, in the order a member buys them: 3P 1, 6P 1, 3P 2, ... 6P 12. */
+const LEVEL_ORDER: [ProgramId, number][] = Array.from({ length: PROGRAMS.length * LEVELS_PER_PROGRAM }, (_, i) => [
+  PROGRAMS[i % PROGRAMS.length]!,
+  Math.floor(i / PROGRAMS.length) + 1,
+]);
+/** Members made ready before a timed run: for this many times the fastest rate seen so far. */
+const HEADROOM = 3;
+/** Sign-ups (and their sign-ins) in flight at once while preparing members: argon2 takes the CPUs. */
+const SIGNUPS_AT_ONCE = 4;
+
+interface Buyer {
+  email: string;
+  token: string;
+  /** Levels bought so far: the next one is LEVEL_ORDER[bought]. */
+  bought: number;
+}
+
+const randomHex = (bytes: number) => Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+const dollars = (cents: bigint) => `${cents / 100n}.${String(cents % 100n).padStart(2, "0")}`;
+
+/** `count` calls of `work`, at most `width` at once. */
+async function inParallel(count: number, width: number, work: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, count) }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+/**
+ * The purchase figure (see the header): its members, all made through the API of the server at
+ * `base`, and its clients. `idle` holds the members no client is buying for, with levels left,
+ * oldest first: a client takes the first, buys its next level and puts it back last, so no
+ * member ever has two purchases at once and each buys its levels in order, each one allowed
+ * (the previous level held, the price covered).
+ */
+function buying(base: string, api: Api, adminToken: string, adminReferralId: string) {
+  const idle: Buyer[] = [];
+  const referralIds: string[] = [];
+  let signedUp = 0;
+  /** Purchases answered 2xx, counted in a figure or not (the warm-up's, those after a deadline). */
+  let made = 0;
+  /** Purchases per second, the fastest run so far. */
+  let fastest = 0;
+  let seed = 0x9e3779b9;
+  /** A small PRNG (mulberry32): the same tree every run. */
+  const random = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let allLevels: bigint | undefined;
+
+  /** What every level of both programs costs together now (program_levels, through the public API). */
+  async function priceOfAllLevels(): Promise<bigint> {
+    let total = 0n;
+    for (const program of PROGRAMS) {
+      const levels = (await api("GET", `/programs/${program}/levels`)) as unknown as { level: number; cost: number }[];
+      if (levels.length !== LEVELS_PER_PROGRAM) throw new Error(`${program}: ${levels.length} levels, expected ${LEVELS_PER_PROGRAM}`);
+      for (const { cost } of levels) total += BigInt(Math.round(cost * 100));
+    }
+    return total;
+  }
+
+  /**
+   * `count` more members: each signs up under a random earlier one (the first ones under the
+   * admin), signs in once, and asks for a deposit of every level's price (in requests of at most
+   * MAX_AMOUNT); then the admin accepts every pending deposit. All through the API.
+   */
+  async function prepare(count: number) {
+    allLevels ??= await priceOfAllLevels();
+    const ready: Buyer[] = [];
+    await inParallel(count, SIGNUPS_AT_ONCE, async () => {
+      const i = signedUp++;
+      const email = `buyer${i}@bench.local`;
+      const password = "bench-buyer-password";
+      const referralId = referralIds.length === 0 ? adminReferralId : referralIds[Math.floor(random() * referralIds.length)]!;
+      await api("POST", "/auth/register", { name: `Buyer ${i}`, email, password, referralId });
+      const token = (await api("POST", "/auth/login", { email, password })).token as string;
+      const me = await api("GET", "/auth", undefined, token);
+      for (let left = allLevels!; left > 0n; left -= left < MAX_AMOUNT ? left : MAX_AMOUNT) {
+        const amount = dollars(left < MAX_AMOUNT ? left : MAX_AMOUNT);
+        await api("POST", "/user/deposit", { network: "BEP20", address: `0x${randomHex(20)}`, transactionId: `0x${randomHex(32)}`, amount }, token);
+      }
+      referralIds.push(me.myReferralId as string);
+      ready.push({ email, token, bought: 0 });
+    });
+    for (;;) {
+      const pending = (await api("GET", "/admin/deposits?status=pending&limit=100", undefined, adminToken)) as unknown as { _id: string }[];
+      if (pending.length === 0) break;
+      await inParallel(pending.length, SIGNUPS_AT_ONCE, (i) =>
+        api("PUT", `/admin/deposits/${pending[i]!._id}`, { status: "accepted" }, adminToken).then(() => {}),
+      );
+    }
+    idle.push(...ready);
+  }
+
+  /**
+   * BUYING_CLIENTS clients buying for `seconds`; the purchases answered by the deadline count.
+   * A timed run first makes sure the members have enough levels left (HEADROOM); running out
+   * during it fails the bench, while the warm-up just ends there. Any purchase that is not
+   * answered 2xx within 30 s fails the bench.
+   */
+  async function run(seconds: number, warm = false): Promise<Run> {
+    if (!warm) {
+      const need = Math.ceil(fastest * seconds * HEADROOM) + BUYING_CLIENTS * LEVEL_ORDER.length;
+      const left = idle.reduce((n, b) => n + LEVEL_ORDER.length - b.bought, 0);
+      if (left < need) await prepare(Math.ceil((need - left) / LEVEL_ORDER.length));
+    }
+    let counted = 0;
+    let late = 0;
+    let failure: Error | undefined;
+    const start = performance.now();
+    let end = start + seconds * 1000;
+    const client = async () => {
+      while (failure === undefined && performance.now() < end) {
+        const buyer = idle.shift();
+        if (!buyer) {
+          if (!warm) failure = new Error(`the clients ran out of members to buy for after ${counted} purchases in this run (faster than ${HEADROOM}x the fastest run before)`);
+          end = Math.min(end, performance.now());
+          return;
+        }
+        const [program, level] = LEVEL_ORDER[buyer.bought]!;
+        const sent = performance.now();
+        try {
+          const res = await fetch(`${base}/api/user/packages/purchase/${program}/${level}`, {
+            method: "POST",
+            headers: { "x-auth-token": buyer.token, "Idempotency-Key": crypto.randomUUID() },
+            signal: AbortSignal.timeout(30_000),
+          });
+          const text = await res.text();
+          if (!res.ok) throw new Error(`answered ${res.status} ${text}`);
+        } catch (error) {
+          failure ??= new Error(`POST /api/user/packages/purchase/${program}/${level} by ${buyer.email}: ${error instanceof Error ? error.message : String(error)}`);
+          return;
+        }
+        const answered = performance.now();
+        made++;
+        if (++buyer.bought < LEVEL_ORDER.length) idle.push(buyer);
+        if (answered <= end) {
+          counted++;
+          if (answered - sent > 2_000) late++;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: BUYING_CLIENTS }, client));
+    if (failure) throw failure;
+    const elapsed = (end - start) / 1000;
+    const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late };
+    fastest = Math.max(fastest, result.rps);
+    return result;
+  }
+
+  /** Every purchase made is a level its member holds, and the ledger still sums to zero. */
+  async function verify(dbUrl: string) {
+    const pg = postgres(dbUrl, { max: 1, onnotice: () => {} });
+    try {
+      const [held] = await pg<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM user_levels l JOIN users u ON u.id = l.user_id WHERE u.email LIKE 'buyer%@bench.local'`;
+      if (held!.n !== made) throw new Error(`${made} purchases answered 2xx, but the members hold ${held!.n} levels`);
+      const [sum] = await pg<{ total: string }[]>`SELECT coalesce(sum(balance), 0)::text AS total FROM accounts`;
+      if (sum!.total !== "0") throw new Error(`the balances sum to ${sum!.total} cents, not 0`);
+    } finally {
+      await pg.end();
+    }
+    return { members: signedUp, made };
+  }
+
+  return { prepare, run, verify };
 }
 
 /**
@@ -249,6 +468,11 @@ try {
 
   await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME}`);
   await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
+  // pgbench's database, loaded once (scale 16: 1.6 million accounts); each run vacuums its tables first.
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB}`);
+  await admin.unsafe(`CREATE DATABASE ${TPCB_DB}`);
+  const init = Bun.spawnSync(["pgbench", "-i", "-q", "-s", String(TPCB_SCALE), TPCB_URL]);
+  if (init.exitCode !== 0) throw new Error(`pgbench -i failed:\n${init.stdout}${init.stderr}`);
 
   const [p1, p2, pPage, pDb] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const one = await server(p1, 1);
@@ -301,19 +525,30 @@ try {
   for (const warm of [page(floorPage), page(s1), auth(floorDb), auth(s1)]) wrkWarm(warm);
 
   console.log(`GET / (${fmt(landingBytes)} bytes, ${encoding || "identity"}) and GET /api/auth: one server process against its floor`);
-  const landingRatio = compare(page(floorPage), page(s1));
+  const landingRatio = await compare(page(floorPage), page(s1));
   report("GET /", "bare Hono, same bytes", landingRatio, 0.8);
-  const authRatio = compare(auth(floorDb), auth(s1));
+  const authRatio = await compare(auth(floorDb), auth(s1));
   report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
+
+  // Purchases over HTTP, one process, against pgbench TPC-B on the same Postgres.
+  const buy = buying(s1, api, adminToken, referralId as string);
+  await buy.prepare(BUYING_CLIENTS * 4);
+  await buy.run(2, true);
+  await pgbench(2);
+  console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
+  const purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
+  report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
+  const bought = await buy.verify(DB_URL);
+  console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
 
   // All cores: the same server with two worker processes, against one.
   const two = await server(p2, 2);
   const s2 = `http://127.0.0.1:${p2}`;
   for (const warm of [page(s2), auth(s2)]) wrkWarm(warm);
   console.log("\nWORKERS=2 against WORKERS=1 (the same database)");
-  const pagesScale = compare(page(s1), page(s2));
+  const pagesScale = await compare(page(s1), page(s2));
   report("GET /", "WORKERS=1", pagesScale);
-  const authScale = compare(auth(s1), auth(s2));
+  const authScale = await compare(auth(s1), auth(s2));
   report("GET /api/auth", "WORKERS=1", authScale);
 
   // Memory at rest: after the load, idle for a while.
@@ -329,15 +564,31 @@ try {
   let lcp: { landing: number; floor: number } | undefined;
   if (!values["no-lcp"]) lcp = await measureLcp(s1, floorPage);
 
+  // Sign-ups 10,000 deep against near the root, and at once against one at a time: measured by
+  // bench/purchase.ts in-process (cheap argon2, so the tree's share shows), with the servers
+  // above stopped.
+  for (const child of children) if (child.exitCode === null) await stop(child);
+  console.log("");
+  const signUpRun = Bun.spawnSync(["bun", "bench/purchase.ts", "--signups"], { cwd: ROOT, env: { ...process.env, BENCH_DATABASE_URL: BASE } });
+  const signUpOut = signUpRun.stdout.toString();
+  if (signUpRun.exitCode !== 0) throw new Error(`bench/purchase.ts --signups failed:\n${signUpOut}${signUpRun.stderr}`);
+  console.log(signUpOut.split("\n").filter((line) => line && !line.startsWith("SIGNUP_SUMMARY")).join("\n"));
+  const signUps = JSON.parse(/SIGNUP_SUMMARY (.*)/.exec(signUpOut)![1]!) as { nearRoot: number; deep: number; concurrent: number; sequential: number };
+
   console.log(`\nSummary (${new Date().toISOString().slice(0, 10)})`);
   const rows: [string, string, string][] = [
     ["GET /, one process", `${fmt(landingRatio.bRps)}/s vs ${fmt(landingRatio.aRps)}/s`, `${x(landingRatio.ratio)} (target 0.8x)`],
     ["GET /api/auth, one process", `${fmt(authRatio.bRps)}/s vs ${fmt(authRatio.aRps)}/s`, `${x(authRatio.ratio)} (target 0.5x)`],
+    ["purchases over HTTP, one process", `${fmt(purchaseRatio.bRps)}/s vs ${fmt(purchaseRatio.aRps)} tps`, `${x(purchaseRatio.ratio)} (target 0.3x)`],
     ["GET /, WORKERS=2 vs 1", `${fmt(pagesScale.bRps)}/s vs ${fmt(pagesScale.aRps)}/s`, x(pagesScale.ratio)],
     ["GET /api/auth, WORKERS=2 vs 1", `${fmt(authScale.bRps)}/s vs ${fmt(authScale.aRps)}/s`, x(authScale.ratio)],
     ["memory at rest, heaviest process", `${heaviest.toFixed(0)} MB`, "(target 100 MB)"],
   ];
   if (lcp) rows.push(["landing LCP, mobile profile", `${lcp.landing.toFixed(0)} ms vs ${lcp.floor.toFixed(0)} ms`, `${x(lcp.landing / lcp.floor)} (target 1.5x)`]);
+  rows.push(
+    ["sign-up 10,000 deep vs depth 10", `${signUps.deep.toFixed(1)} ms vs ${signUps.nearRoot.toFixed(1)} ms`, `${x(signUps.deep / signUps.nearRoot)} (target 3x)`],
+    ["sign-ups: 16 at once vs one by one", `${fmt(signUps.concurrent)}/s vs ${fmt(signUps.sequential)}/s`, x(signUps.concurrent / signUps.sequential)],
+  );
   for (const [what, figures, ratio] of rows) console.log(`  ${what.padEnd(34)} ${figures.padEnd(30)} ${ratio}`);
   exitCode = 0;
 } catch (error) {
@@ -345,6 +596,7 @@ try {
 } finally {
   for (const child of children) if (child.exitCode === null) await stop(child);
   await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB} WITH (FORCE)`).catch(() => {});
   await admin.end();
   process.exit(exitCode);
 }

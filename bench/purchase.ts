@@ -53,7 +53,7 @@ async function world(name: string, spec: TreeSpec) {
   const started = performance.now();
   const tree = await loadTree(pg, admin!.id, spec, await hasher.hash("bench-password"));
   const [{ n }] = (await pg`SELECT count(*)::int AS n FROM users`) as unknown as [{ n: number }];
-  const [team] = await pg<{ total: number }[]>`SELECT ${pg.unsafe(teamWithSql("chain_id", "depth"))} - 1 AS total FROM users WHERE id = ${admin!.id}`;
+  const [team] = await pg<{ total: number }[]>`SELECT ${pg.unsafe(teamWithSql("u.chain_id", "u.depth"))} - 1 AS total FROM users u WHERE u.id = ${admin!.id}`;
   if (team?.total !== n - 1) throw new Error(`admin team ${team?.total}, expected ${n - 1}`);
   console.log(`${name}: ${n} users loaded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   // No sign-up limit: the bench signs up 50 users from one (in-process) address within seconds.

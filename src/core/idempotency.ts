@@ -2,6 +2,8 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { refuse } from "./errors";
+import { runPrepared } from "./prepared";
+import { preparedPer } from "./sessions";
 
 /** A money call made with an Idempotency-Key: who, which key, and a hash of what was asked. */
 export interface IdempotencyClaim {
@@ -18,13 +20,19 @@ export interface StoredAnswer {
 /** Keys are kept at least this long; older ones are swept as new ones arrive. */
 export const KEY_RETENTION_HOURS = 48;
 
-export async function storedAnswer(db: Db | Tx, claim: IdempotencyClaim) {
-  const [row] = await db
-    .select({ requestHash: idempotencyKeys.requestHash, status: idempotencyKeys.status, body: idempotencyKeys.body })
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key)));
+export async function storedAnswer(db: Db | Tx, claim: IdempotencyClaim): Promise<(StoredAnswer & { requestHash: string }) | undefined> {
+  const [row] = await storedAnswerStatement(db).execute({ userId: claim.userId, key: claim.key });
   return row;
 }
+
+// Read before every keyed call: prepared once per handle (one round trip on postgres.js).
+const storedAnswerStatement = preparedPer((db) =>
+  db
+    .select({ requestHash: idempotencyKeys.requestHash, status: idempotencyKeys.status, body: idempotencyKeys.body })
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.userId, sql.placeholder("userId")), eq(idempotencyKeys.key, sql.placeholder("key"))))
+    .prepare("idempotency_stored"),
+);
 
 /** Thrown inside the transaction when the key turns out to be answered already. */
 export class AlreadyAnswered extends Error {}
@@ -32,15 +40,27 @@ export class AlreadyAnswered extends Error {}
 /**
  * Reserves the key inside the operation's transaction. A second call with the same key waits on
  * the first one's row for a moment only: while the first is still running it is refused (409).
+ *
+ * With `answer`, the operation's answer known before it runs (it does not depend on what the
+ * operation finds), that answer is written now and nothing is left to store afterwards: the row
+ * commits with the operation or not at all, as with saveAnswer.
+ *
+ * One statement: lock_timeout is set (for this transaction) before the insert can wait on a twin's
+ * row, since the insert reads its row from that setting's CTE, and set back to 0 by the inserted
+ * row's RETURNING. When nothing is inserted the transaction is rolled back (AlreadyAnswered),
+ * which undoes the setting too.
  */
-export async function reserveKey(tx: Tx, claim: IdempotencyClaim): Promise<void> {
-  await tx.execute(sql`SET LOCAL lock_timeout = '300ms'`);
-  const inserted = await tx
-    .insert(idempotencyKeys)
-    .values({ ...claim, status: 0, body: "" })
-    .onConflictDoNothing()
-    .returning({ key: idempotencyKeys.key });
-  await tx.execute(sql`SET LOCAL lock_timeout = 0`);
+export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer = { status: 0, body: "" }): Promise<void> {
+  const inserted = await runPrepared(
+    tx,
+    "idempotency_reserve",
+    sql`WITH wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout)
+      INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
+      SELECT ${claim.userId}::text, ${claim.key}::text, ${claim.requestHash}::text, ${answer.status}::smallint, ${answer.body}::text
+      FROM wait WHERE wait.lock_timeout IS NOT NULL
+      ON CONFLICT DO NOTHING
+      RETURNING set_config('lock_timeout', '0', true)`,
+  );
   if (inserted.length === 0) throw new AlreadyAnswered();
 }
 
@@ -53,7 +73,9 @@ export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, answer: S
       target: [idempotencyKeys.userId, idempotencyKeys.key],
       set: answer,
       setWhere: sql`${idempotencyKeys.status} = 0`,
-    });
+    })
+    .prepare("idempotency_save")
+    .execute();
 }
 
 export async function sweepKeys(db: Db): Promise<void> {

@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
-import { accounts, transfers, type TransferKind } from "../db/schema";
+import { accounts, type TransferKind } from "../db/schema";
 import { MAX_BALANCE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import type { ErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
-import { EVENTS_CHANNEL, type LiveEvent } from "./notifications";
+import { announceSql, type LiveEvent } from "./liveEvents";
+import { runPrepared } from "./prepared";
 
 /** The operator's own funds: unplaced pass-ups, withdrawal fees, admin gifts. */
 export const SYSTEM = "system";
@@ -39,6 +40,15 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
 }
 
 /**
+ * Writes that go in the statement of a transfer: common table expressions (`name AS (...)`, one
+ * or more, comma-separated; not named `moved_first`, `moved_second` or `recorded`). They are given
+ * `id`, an expression of the new transfer's id (null when an update was refused, which refuses the
+ * whole operation and rolls it back), and `moved`, a condition that holds once the money has moved:
+ * a write whose rows are read through it takes its locks after the accounts'.
+ */
+export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
+
+/**
  * Moves `amount` from one account to another and records it in the ledger. A user account is
  * debited only when its available balance (balance minus held withdrawals) covers the amount;
  * otherwise the whole operation is refused with `insufficientCode`.
@@ -47,30 +57,24 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
  * account above it, or a debit that would take `system` or `external` (which may go negative)
  * below minus it, is refused with `balance_limit`. Both are conditions of the same UPDATE that
  * moves the money, written so that the comparison itself cannot overflow.
+ *
+ * One statement: the account with the lower id is updated first (the lock order), then the
+ * other one, then the ledger row, which takes both balances after the move. The order is the
+ * statement's data flow, not the order its parts are written in: the second update matches a
+ * row only once the first one has answered its row (EXISTS over the first's RETURNING), and the
+ * ledger row is made from both answers. When the first update matches no row, the second updates
+ * nothing.
+ *
+ * `alongside` adds writes to the same statement (see Alongside): rows that name the new transfer,
+ * what the operation records after its money moved. They must take no row lock that the lock
+ * order puts before `accounts`, or wait for `moved` first.
  */
-export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
+export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<bigint> {
   const { from, to, amount, kind } = input;
   if (amount <= 0n) throw new Error(`transfer amount must be positive, got ${amount}`);
   if (from === to) throw new Error("transfer needs two different accounts");
   if (amount > MAX_BALANCE) return refuse("balance_limit");
 
-  const debit = () =>
-    tx
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} - ${amount}` })
-      .where(
-        and(
-          eq(accounts.id, from),
-          sql`(CASE WHEN ${accounts.kind} = 'user' THEN ${accounts.balance} - ${accounts.held} >= ${amount} ELSE ${accounts.balance} >= ${amount - MAX_BALANCE} END)`,
-        ),
-      )
-      .returning({ balance: accounts.balance });
-  const credit = () =>
-    tx
-      .update(accounts)
-      .set({ balance: sql`${accounts.balance} + ${amount}` })
-      .where(and(eq(accounts.id, to), sql`${accounts.balance} <= ${MAX_BALANCE - amount}`))
-      .returning({ balance: accounts.balance });
   /** Why the debit matched no row: a user short of money, or an operator account at its floor. */
   const debitRefusal = async () => {
     const [payer] = await tx.select({ kind: accounts.kind }).from(accounts).where(eq(accounts.id, from));
@@ -83,47 +87,41 @@ export async function transfer(tx: Tx, input: TransferInput): Promise<bigint> {
     return refuse("balance_limit");
   };
 
-  // Row locks are taken in id order, the same order lockAccounts uses.
-  let debited: { balance: bigint }[];
-  let credited: { balance: bigint }[];
-  if (from < to) {
-    debited = await debit();
-    if (debited.length === 0) return debitRefusal();
-    credited = await credit();
-    if (credited.length === 0) return creditRefusal();
-  } else {
-    credited = await credit();
-    if (credited.length === 0) return creditRefusal();
-    debited = await debit();
-    if (debited.length === 0) return debitRefusal();
-  }
-
-  const [row] = await tx
-    .insert(transfers)
-    .values({
-      fromAccount: from,
-      toAccount: to,
-      amount,
-      kind,
-      fromBalanceAfter: debited[0]!.balance,
-      toBalanceAfter: credited[0]!.balance,
-      requestId: input.requestId ?? null,
-      program: input.program ?? null,
-      level: input.level ?? null,
-    })
-    // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts).
-    .returning({ id: transfers.id, signal: balanceSignal([from, to]) });
-  return row!.id;
+  const debit = sql`UPDATE accounts SET balance = balance - ${amount}::bigint WHERE id = ${from}
+    AND (CASE WHEN kind = 'user' THEN balance - held >= ${amount}::bigint ELSE balance >= ${amount - MAX_BALANCE}::bigint END)`;
+  const credit = sql`UPDATE accounts SET balance = balance + ${amount}::bigint WHERE id = ${to} AND balance <= ${MAX_BALANCE - amount}::bigint`;
+  // Row locks are taken in id order, the same order lockAccounts uses: the lower id first.
+  const debitFirst = from < to;
+  // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts): `signal`.
+  const extra = alongside?.({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
+  const [row] = await runPrepared<{ first: boolean; id: string | null }>(
+    tx,
+    "ledger_transfer",
+    sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
+      moved_second AS (${debitFirst ? credit : debit} AND EXISTS (SELECT 1 FROM moved_first) RETURNING balance),
+      recorded AS (
+        INSERT INTO transfers (from_account, to_account, amount, kind, from_balance_after, to_balance_after, request_id, program, level)
+        SELECT ${from}::text, ${to}::text, ${amount}::bigint, ${kind}::text, ${sql.raw(debitFirst ? "moved_first.balance, moved_second.balance" : "moved_second.balance, moved_first.balance")},
+          ${input.requestId ?? null}::text, ${input.program ?? null}::text, ${input.level ?? null}::smallint
+        FROM moved_first, moved_second
+        RETURNING id, ${balanceSignal([from, to])} AS signal
+      )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
+      SELECT EXISTS (SELECT 1 FROM moved_first) AS first, (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal`,
+  );
+  if (!row?.first) return debitFirst ? debitRefusal() : creditRefusal();
+  if (row.id === null) return debitFirst ? creditRefusal() : debitRefusal();
+  return BigInt(row.id);
 }
 
 /**
- * A pg_notify of the user accounts among `ids` (their available balance changed), as a column of
- * the statement that changes it: no round trip of its own, delivered only at commit.
+ * The live event of the user accounts among `ids` (their available balance changed), announced
+ * as a column of the statement that changes it: no round trip of its own, published only after
+ * the commit (liveEvents.ts).
  */
 function balanceSignal(ids: string[]) {
   const users = ids.filter((id) => id !== SYSTEM && id !== EXTERNAL);
   const event: LiveEvent = { t: "b", u: users };
-  return users.length === 0 ? sql<null>`null` : sql<null>`pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`;
+  return users.length === 0 ? sql<null>`null` : announceSql(sql`${JSON.stringify(event)}::text`);
 }
 
 /** Adds to (or, with a negative delta, releases) the amount held for pending withdrawals. */

@@ -14,7 +14,7 @@ import { previewPurchase, previewUnfreeze, purchaseLevel, type LevelPreview, unf
 import { matrixOf, SYSTEM_NAME } from "./matrixView";
 import { inTransaction } from "./tx";
 import { adminIdOf } from "../testing/domain";
-import { adminReferralId, deleteUser, registerUser } from "./users";
+import { adminReferralId, deleteUser, signUp } from "./users";
 import { requestWithdrawal, sendGift } from "./wallet";
 
 // Core functions are called directly (no HTTP) to keep ~1,000 operations within seconds. Each
@@ -212,7 +212,8 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
         const [ref] = referrer ? await db.select({ r: users.referralId }).from(users).where(eq(users.id, referrer)) : [{ r: rootReferral }];
         const email = `r${run}u${ids.length}@prop.test`;
         const name = `R${run}U${ids.length}`;
-        const { id } = await inTransaction(db, (tx) => registerUser(tx, { name, email, passwordHash: "x", referralId: ref!.r }));
+        // signUp: the registration, then the chain takeovers it calls for (chains.ts).
+        const { id } = await signUp(db, { name, email, passwordHash: "x", referralId: ref!.r });
         model.addUser(id, referrer ?? adminId);
         names.set(id, name);
         ids.push(id);

@@ -1,14 +1,15 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { accounts, placements, userLevels, users, type Program } from "../db/schema";
+import { userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
-import { SYSTEM, transfer } from "./ledger";
+import { type Alongside, SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
-import { type MissedRecord, missedNotifications, recordMissed, referrerWithoutLevel } from "./missed";
-import { nameOf, type NewNotification, notifyAll, texts } from "./notifications";
-import { type LockedLevel, lockLevelRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
+import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
+import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
+import { runPrepared } from "./prepared";
+import { type LockedLevel, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
 export type SlotRule = "paid" | "pass_up" | "complete";
@@ -31,13 +32,6 @@ export interface PurchaseResult {
   missed: MissedRecord[];
 }
 
-/** Refuses unless the user's available balance (balance minus held withdrawals) covers `amount`. */
-async function expectAvailable(tx: Tx, userId: string, amount: Cents) {
-  const [row] = await tx.select({ available: sql<string>`${accounts.balance} - ${accounts.held}` }).from(accounts).where(eq(accounts.id, userId));
-  // A fast, lock-free refusal; transfer() re-checks atomically when the money moves.
-  if (!row || BigInt(row.available) < amount) refuse("insufficient_balance");
-}
-
 async function levelStatuses(tx: Tx | Db, userId: string, program: Program, levels: number[]) {
   const rows = await tx
     .select({ level: userLevels.level, status: userLevels.status })
@@ -48,13 +42,17 @@ async function levelStatuses(tx: Tx | Db, userId: string, program: Program, leve
 
 const alreadyCode = (status: OwnedLevelStatus) => (status === "active" ? "level_already_active" : "level_already_frozen");
 
+/** docs/rules.md#purchase step 1 but the level's existence and the balance, from the buyer's statuses at this level and the one before. */
+function expectPurchasable(level: number, current: OwnedLevelStatus | undefined, previousHeld: boolean) {
+  if (current) refuse(alreadyCode(current));
+  if (level > 1 && !previousHeld) refuse("level_locked");
+}
+
 /** docs/rules.md#purchase step 1 but the balance: answers the level's prices, or refuses. */
 async function purchasable(tx: Tx | Db, buyerId: string, program: Program, level: number) {
   const prices = await getLevel(tx, program, level);
   const statuses = await levelStatuses(tx, buyerId, program, [level, level - 1]);
-  const current = statuses.get(level);
-  if (current) return refuse(alreadyCode(current));
-  if (level > 1 && !statuses.has(level - 1)) return refuse("level_locked");
+  expectPurchasable(level, statuses.get(level), statuses.has(level - 1));
   return prices;
 }
 
@@ -72,7 +70,7 @@ async function placementLoop(
   buyerId: string,
   program: Program,
   find: (from: string) => Promise<Walk<LockedLevel>>,
-  fill?: (owner: LockedLevel, rule: SlotRule) => Promise<void>,
+  fill?: (owner: LockedLevel, rule: SlotRule) => void,
 ): Promise<{ payee: string; steps: Step[]; passed: string[] }> {
   const steps: Step[] = [];
   const passed: string[] = [];
@@ -86,7 +84,7 @@ async function placementLoop(
     }
     const k = owner.slots.length + 1;
     const rule = slotRule(program, k);
-    await fill?.(owner, rule);
+    fill?.(owner, rule);
     // `cycle` is 1-based within the current activation (unfreezing starts again at 1).
     const step = { ownerId: owner.userId, slot: k, cycle: owner.cycles + 1 };
     if (rule === "paid") {
@@ -98,69 +96,145 @@ async function placementLoop(
   }
 }
 
-/** What a purchase records as missed: the frozen users its walks went past, then the referrer without the level. */
-function missedOfPurchase(passed: string[], referrer: string | null): MissedRecord[] {
-  const missed: MissedRecord[] = passed.map((userId) => ({ userId, reason: "frozen" }));
-  if (referrer) missed.push({ userId: referrer, reason: "not_active" });
-  return missed;
+/**
+ * docs/rules.md#purchase steps 1 and 2 in one statement. It shares the buyer's users row and
+ * reads their chain, depth and name there: the user_levels row copies the chain and depth
+ * (chains.ts), and sharing the row makes a sign-up that moves the buyer to another chain wait for
+ * this purchase (and then update the copy), or this purchase wait for it (and then read the new
+ * chain, a locked read seeing the row as it is now): the copy is never left stale. It reads,
+ * without locks, the level's price, the buyer's statuses at this level and the one before and
+ * their available balance (a fast refusal; transfer() checks again atomically when the money
+ * moves), and, when all of step 1 holds, inserts the buyer's level row, active: the first
+ * user_levels lock the purchase takes (descendant first). The insert reads the shared row, so
+ * it comes after that lock. Refuses as step 1 says, in its order.
+ */
+async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string }> {
+  const [row] = await runPrepared<{
+    cost: string | null;
+    current: OwnedLevelStatus | null;
+    previous: OwnedLevelStatus | null;
+    available: string | null;
+    name: string | null;
+    activated: boolean;
+  }>(
+    tx,
+    "purchase_activate",
+    sql`WITH buyer AS MATERIALIZED (
+        SELECT id, chain_id, depth, name FROM users WHERE id = ${buyerId} FOR SHARE
+      ),
+      state AS MATERIALIZED (
+        SELECT pl.cost,
+          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int) AS current,
+          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int - 1) AS previous,
+          (SELECT balance - held FROM accounts WHERE id = ${buyerId}) AS available
+        FROM (SELECT 1) one LEFT JOIN program_levels pl ON pl.program = ${program} AND pl.level = ${level}::int
+      ),
+      activated AS (
+        INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+        SELECT b.id, ${program}::text, ${level}::smallint, 'active', b.chain_id, b.depth
+        FROM buyer b, state s
+        WHERE s.cost IS NOT NULL AND s.current IS NULL AND (${level}::int = 1 OR s.previous IS NOT NULL) AND s.available >= s.cost
+        ON CONFLICT DO NOTHING
+        RETURNING user_id
+      )
+      SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
+        EXISTS (SELECT 1 FROM activated) AS activated
+      FROM state s LEFT JOIN buyer b ON true`,
+  );
+  if (row?.cost == null) return refuse("level_not_found");
+  expectPurchasable(level, row.current ?? undefined, row.previous !== null);
+  const cost = BigInt(row.cost);
+  if (row.available === null || BigInt(row.available) < cost) return refuse("insufficient_balance");
+  if (row.name === null) throw new Error(`user ${buyerId} does not exist`);
+  if (!row.activated) {
+    // A concurrent purchase of the same level by the same user committed first.
+    const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
+    return refuse(alreadyCode(won ?? "active"));
+  }
+  return { cost, buyer: row.name };
+}
+
+/** A matrix owner's level row after a buyer took its next slot (docs/rules.md#slots): written once the loop is done. */
+interface Fill {
+  userId: string;
+  slots: string[];
+  cycles: number;
+  status: OwnedLevelStatus;
+}
+
+/**
+ * What a purchase writes once the loop is done and the missed earnings are recorded, as the
+ * writes of the transfer's statement (ledger.ts Alongside): one placement row per step, in order
+ * (their ids grow with the steps), naming the transfer; each filled owner's level row; and,
+ * after the money moved (lock order: the heads come after the accounts), the notifications.
+ * The level rows were locked FOR UPDATE by the loop, so writing them takes no lock. (No step of
+ * the loop reads a row an earlier step filled: each walk starts above it.)
+ */
+function purchaseWrites(buyerId: string, program: Program, level: number, cost: Cents, steps: Step[], fills: Fill[], notes: NewNotification[]): Alongside {
+  const stepRows = steps.map((s) => ({ owner: s.ownerId, slot: s.slot, cycle: s.cycle, outcome: s.outcome }));
+  const fillRows = fills.map((f) => ({ user: f.userId, slots: f.slots, cycles: f.cycles, status: f.status }));
+  return (transfer) => [
+    sql`purchase_placed AS (
+      INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
+      SELECT ${buyerId}::text, s.v->>'owner', ${program}::text, ${level}::smallint, (s.v->>'slot')::smallint,
+        (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${cost}::bigint
+      FROM jsonb_array_elements(${JSON.stringify(stepRows)}::jsonb) WITH ORDINALITY s(v, ord)
+      ORDER BY s.ord
+    )`,
+    sql`purchase_filled AS (
+      UPDATE user_levels ul
+      SET slots = ARRAY(SELECT e.id FROM jsonb_array_elements_text(f.v->'slots') WITH ORDINALITY e(id, n) ORDER BY e.n),
+        cycles = (f.v->>'cycles')::int, status = f.v->>'status'
+      FROM jsonb_array_elements(${JSON.stringify(fillRows)}::jsonb) f(v)
+      WHERE ul.user_id = f.v->>'user' AND ul.program = ${program} AND ul.level = ${level}::int
+    )`,
+    notificationWrites(notes, transfer.moved),
+  ];
 }
 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
  * of receiver(buyer), passing up as the rules say, until one account is paid the cost.
  * Must run inside one transaction (inTransaction).
+ *
+ * Statements, in the lock order: the activation (the buyer's users row shared, then their level
+ * row); one per step of the loop (the receiver's level row, then their users row); the missed
+ * earnings (key-share locks on users rows); the transfer (the accounts, by id), which also writes
+ * the placements, the owners' level rows and, last, the notifications (their heads).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number): Promise<PurchaseResult> {
-  const { cost } = await purchasable(tx, buyerId, program, level);
-  await expectAvailable(tx, buyerId, cost);
+  const { cost, buyer } = await activate(tx, buyerId, program, level);
 
-  // The row copies the buyer's chain and depth (chains.ts), read here. Sharing the buyer's users
-  // row makes a sign-up that moves the buyer to another chain wait for this purchase (and then
-  // update the copy), or this purchase wait for it (and then read the new chain): the copy is
-  // never left stale.
-  const [place] = await tx.select({ chainId: users.chainId, depth: users.depth }).from(users).where(eq(users.id, buyerId)).for("share");
-  // The buyer's own row is the first user_levels lock this transaction takes (descendant first).
-  const inserted = await tx
-    .insert(userLevels)
-    .values({ userId: buyerId, program, level, status: "active", chainId: place!.chainId, depth: place!.depth })
-    .onConflictDoNothing()
-    .returning({ userId: userLevels.userId });
-  if (inserted.length === 0) {
-    // A concurrent purchase of the same level by the same user committed first.
-    const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
-    return refuse(alreadyCode(won ?? "active"));
-  }
-
+  const fills: Fill[] = [];
   const { payee, steps, passed } = await placementLoop(
     buyerId,
     program,
     (from) => lockReceiver(tx, from, program, level),
-    async (owner, rule) => {
-      const where = and(eq(userLevels.userId, owner.userId), eq(userLevels.program, program), eq(userLevels.level, level));
+    (owner, rule) => {
       if (rule === "complete") {
         const cycles = owner.cycles + 1;
-        await tx
-          .update(userLevels)
-          .set({ slots: [], cycles, status: cycles >= FREEZE_AT_CYCLES ? "frozen" : "active" })
-          .where(where);
+        fills.push({ userId: owner.userId, slots: [], cycles, status: cycles >= FREEZE_AT_CYCLES ? "frozen" : "active" });
       } else {
-        await tx.update(userLevels).set({ slots: [...owner.slots, buyerId] }).where(where);
+        fills.push({ userId: owner.userId, slots: [...owner.slots, buyerId], cycles: owner.cycles, status: "active" });
       }
     },
   );
 
-  const missed = missedOfPurchase(passed, await referrerWithoutLevel(tx, buyerId, program, level));
-  const recorded = await recordMissed(tx, buyerId, program, level, cost, missed);
-  // Account rows are locked last, after every user_levels row (the global lock order).
-  const transferId =
-    cost > 0n
-      ? await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level })
-      : null;
-  await tx.insert(placements).values(steps.map((s) => ({ ...s, buyerId, program, level, transferId, amount: cost })));
-  // Last (docs/rules.md#lock-order): each matrix owner, who froze, and who was passed by.
-  const buyer = await nameOf(tx, buyerId);
-  await notifyAll(tx, [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)]);
-  return { payee, cost, transferId, steps, missed: cost > 0n ? missed : [] };
+  // The frozen users the walks went past, then the referrer without the level (docs/rules.md#missed-earnings).
+  const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: true });
+  // Each matrix owner, who froze, and who was passed by.
+  const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
+  const writes = purchaseWrites(buyerId, program, level, cost, steps, fills, notes);
+  let transferId: bigint | null = null;
+  if (cost > 0n) {
+    // Account rows are locked last, after every user_levels row (the global lock order).
+    transferId = await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes);
+  } else {
+    const ctes = writes({ id: sql`NULL::bigint`, moved: sql`true` });
+    await runPrepared(tx, "purchase_free", sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
+  }
+  const missed: MissedRecord[] = recorded.map(({ userId, reason }) => ({ userId, reason }));
+  return { payee, cost, transferId, steps, missed };
 }
 
 /**
@@ -204,35 +278,49 @@ export async function unfreezeLevel(
   program: Program,
   level: number,
 ): Promise<{ payee: string; amount: Cents; missed: MissedRecord[] }> {
-  const { unfreezeCost } = await getLevel(tx, program, level);
-  const own = await lockLevelRow(tx, userId, program, level);
-  expectFrozen(own?.status);
-  await expectAvailable(tx, userId, unfreezeCost);
+  // The level's price, and the user's own level row locked (their first user_levels lock).
+  const [own] = await runPrepared<{ cost: string; status: OwnedLevelStatus | null }>(
+    tx,
+    "unfreeze_own",
+    sql`SELECT pl.unfreeze_cost::text AS cost, own.status
+      FROM program_levels pl
+      LEFT JOIN LATERAL (
+        SELECT status FROM user_levels WHERE user_id = ${userId} AND program = ${program} AND level = ${level}::int FOR UPDATE
+      ) own ON true
+      WHERE pl.program = ${program} AND pl.level = ${level}::int`,
+  );
+  if (!own) return refuse("level_not_found");
+  const unfreezeCost = BigInt(own.cost);
+  expectFrozen(own.status ?? undefined);
+  // A fast, lock-free refusal; transfer() re-checks atomically when the money moves. The name is for the notifications.
+  const [payer] = await runPrepared<{ available: string; name: string | null }>(
+    tx,
+    "unfreeze_payer",
+    sql`SELECT (a.balance - a.held)::text AS available, (SELECT name FROM users WHERE id = a.id) AS name FROM accounts a WHERE a.id = ${userId}`,
+  );
+  if (!payer || BigInt(payer.available) < unfreezeCost) return refuse("insufficient_balance");
 
   // Locked (and re-checked active) so the receiver cannot freeze before this commits.
   const { receiver, passed } = await lockReceiver(tx, userId, program, level);
   const payee = receiver?.userId ?? SYSTEM;
-  const missed: MissedRecord[] = passed.map((id) => ({ userId: id, reason: "frozen" }));
-  const recorded = await recordMissed(tx, userId, program, level, unfreezeCost, missed);
+  const recorded = await recordMissed(tx, userId, program, level, unfreezeCost, passed);
+  // The user's level row (locked above) starts again: written with the transfer when there is one.
+  const reactivate = sql`UPDATE user_levels SET status = 'active', cycles = 0, slots = '{}'::text[], activated_at = ${new Date().toISOString()}::timestamptz
+    WHERE user_id = ${userId} AND program = ${program} AND level = ${level}::int`;
   let paid: bigint | undefined;
   if (unfreezeCost > 0n) {
-    paid = await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level });
+    paid = await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level }, () => [sql`unfreeze_reactivated AS (${reactivate})`]);
+  } else {
+    await runPrepared(tx, "unfreeze_free", reactivate);
   }
-  const notes: NewNotification[] = [];
-  if (recorded.length > 0 || (unfreezeCost > 0n && payee !== SYSTEM)) {
-    const name = await nameOf(tx, userId);
-    notes.push(...missedNotifications(recorded, name, "unfreeze", program, level, unfreezeCost));
-    // The member the payment reached; the key names the transfer, as every unfreeze pays once.
-    if (paid && payee !== SYSTEM) {
-      notes.push({ userId: payee, kind: "unfreeze_paid", eventKey: `unfreeze:${paid}`, text: texts.unfreezePaid(name, program, level, unfreezeCost), data: { program, level, from: userId } });
-    }
+  const name = payer.name ?? "A member";
+  const notes: NewNotification[] = missedNotifications(recorded, name, "unfreeze", program, level, unfreezeCost);
+  // The member the payment reached; the key names the transfer, as every unfreeze pays once.
+  if (paid && payee !== SYSTEM) {
+    notes.push({ userId: payee, kind: "unfreeze_paid", eventKey: `unfreeze:${paid}`, text: texts.unfreezePaid(name, program, level, unfreezeCost), data: { program, level, from: userId } });
   }
-  if (notes.length > 0) await notifyAll(tx, notes);
-  await tx
-    .update(userLevels)
-    .set({ status: "active", cycles: 0, slots: [], activatedAt: new Date() })
-    .where(and(eq(userLevels.userId, userId), eq(userLevels.program, program), eq(userLevels.level, level)));
-  return { payee, amount: unfreezeCost, missed: unfreezeCost > 0n ? missed : [] };
+  await notifyAll(tx, notes);
+  return { payee, amount: unfreezeCost, missed: unfreezeCost > 0n ? passed.map((id) => ({ userId: id, reason: "frozen" })) : [] };
 }
 
 /** An account as a preview names it: a user, or null for `system`. */

@@ -5,6 +5,7 @@ import { missedEarnings, userLevels, users } from "../db/schema";
 import { onPostgres } from "../testing/db";
 import { credit, joinUnder, levelOf, run } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
+import { handOverWhereDue } from "./chains";
 import { purchaseLevel } from "./matrix";
 import { inTransaction } from "./tx";
 import { registerUser } from "./users";
@@ -68,7 +69,7 @@ test.skipIf(!onPostgres)("a receiver that froze after the walk read it is passed
   expect(await missedBy(c)).toEqual([[buyer, "frozen"]]);
 });
 
-test.skipIf(!onPostgres)("recording missed earnings does not wait for a sign-up that moves the frozen users to another chain", async () => {
+test.skipIf(!onPostgres)("recording missed earnings does not wait for a chain takeover that moves the frozen users to another chain", async () => {
   // j - m - m1 - m2 - b0 continues j's chain; `buyer` is m2's second partner (a chain of their own).
   const j = await member(null, "j");
   const m = await member(j, "m");
@@ -88,21 +89,23 @@ test.skipIf(!onPostgres)("recording missed earnings does not wait for a sign-up 
   const chainOf = async (id: string) => (await database.db.select({ c: users.chainId }).from(users).where(eq(users.id, id)))[0]!.c;
   expect(await chainOf(m)).toBe(await chainOf(j));
 
-  // The 11th sign-up hands j's chain over to the line: m, m1, m2 and b0 move to a chain of their
-  // own (their users and user_levels rows are updated), and the sign-up stays open...
-  const signUp = heldOpen(async (tx) => {
-    const [ref] = await tx.select({ r: users.referralId }).from(users).where(eq(users.id, line.at(-1)!));
-    await registerUser(tx, { name: "n11", email: "n11@missed.test", passwordHash: "x", referralId: ref!.r });
+  // The 11th sign-up calls for handing j's chain over to the line; the takeover (a transaction of
+  // its own, chains.ts) moves m, m1, m2 and b0 to a chain of their own (their users and
+  // user_levels rows are updated), and stays open...
+  const [ref] = await database.db.select({ r: users.referralId }).from(users).where(eq(users.id, line.at(-1)!));
+  const n11 = await run(database.db, (tx) => registerUser(tx, { name: "n11", email: "n11@missed.test", passwordHash: "x", referralId: ref!.r }));
+  const takeover = heldOpen(async (tx) => {
+    await handOverWhereDue(tx, n11.id);
     const [moved] = await tx.select({ c: users.chainId }).from(users).where(eq(users.id, m));
     expect(moved!.c).toBe(m);
   });
-  await signUp.started;
+  await takeover.started;
   // ...while the buyer's purchase passes m2, m1 and m by and records them: the foreign keys' KEY
-  // SHARE locks on their users rows do not conflict with the sign-up's FOR NO KEY UPDATE (chain_id
+  // SHARE locks on their users rows do not conflict with the takeover's FOR NO KEY UPDATE (chain_id
   // is not a key column), so the purchase commits without waiting.
   const outcome = await Promise.race([buy(buyer).then((r) => r), Bun.sleep(5_000).then(() => "waited")]);
-  signUp.commit();
-  await signUp.done;
+  takeover.commit();
+  await takeover.done;
   expect(outcome).not.toBe("waited");
   if (typeof outcome === "string") return;
   expect([outcome.payee, outcome.missed.map((r) => r.userId)]).toEqual([j, [m2, m1, m]]);

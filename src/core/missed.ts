@@ -1,11 +1,11 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { missedEarnings, userLevels, users, type Program } from "../db/schema";
+import { missedEarnings, users, type Program } from "../db/schema";
 import { type MissedReason, STATEMENT_PAGE_SIZE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { pageCount } from "./util";
 import { type NewNotification, texts } from "./notifications";
+import { runPrepared } from "./prepared";
 
 /**
  * Missed earnings (docs/rules.md#missed-earnings): records, not transfers. They move no money and
@@ -18,8 +18,12 @@ export interface MissedRecord {
 }
 
 /**
- * Records what passed `missed` by when `buyerId` moved `amount` at (program, level). Nothing when
- * the amount is 0 (nothing passed anyone by; the table holds amounts above 0 only).
+ * Records what passed members by when `buyerId` moved `amount` at (program, level): a `frozen`
+ * record for each of `frozen` (the frozen users the walks went past, in walk order), then, with
+ * `referrer`, a `not_active` record for the buyer's direct referrer when they are not deleted and
+ * have not bought the level (read here, without locks: a record, not money). One statement;
+ * answers the records in the order written (ids growing). Nothing when the amount is 0 (nothing
+ * passed anyone by; the table holds amounts above 0 only).
  *
  * Lock order (docs/rules.md#lock-order): the foreign keys take KEY SHARE locks on the users rows
  * named. Only a deletion conflicts with those (it takes its users row FOR UPDATE, before anything
@@ -32,14 +36,29 @@ export async function recordMissed(
   program: Program,
   level: number,
   amount: Cents,
-  missed: MissedRecord[],
+  frozen: string[],
+  options: { referrer?: boolean } = {},
 ): Promise<(MissedRecord & { id: bigint })[]> {
-  if (amount <= 0n || missed.length === 0) return [];
-  const rows = await tx
-    .insert(missedEarnings)
-    .values(missed.map((m) => ({ userId: m.userId, buyerId, program, level, amount, reason: m.reason })))
-    .returning({ id: missedEarnings.id, userId: missedEarnings.userId, reason: missedEarnings.reason });
-  return rows;
+  const referrer = options.referrer === true;
+  if (amount <= 0n || (frozen.length === 0 && !referrer)) return [];
+  const rows = await runPrepared<{ id: string; user_id: string; reason: MissedReason }>(
+    tx,
+    "missed_record",
+    sql`INSERT INTO missed_earnings (user_id, buyer_id, program, level, amount, reason)
+      SELECT m.user_id, ${buyerId}::text, ${program}::text, ${level}::smallint, ${amount}::bigint, m.reason
+      FROM (
+        SELECT f.user_id, 'frozen' AS reason, 0 AS part, f.ord
+        FROM jsonb_array_elements_text(${JSON.stringify(frozen)}::jsonb) WITH ORDINALITY f(user_id, ord)
+        UNION ALL
+        SELECT r.id, 'not_active', 1, 0
+        FROM users b JOIN users r ON r.id = b.referrer_id
+        LEFT JOIN user_levels ul ON ul.user_id = r.id AND ul.program = ${program} AND ul.level = ${level}
+        WHERE ${referrer}::boolean AND b.id = ${buyerId} AND r.deleted_at IS NULL AND ul.user_id IS NULL
+      ) m
+      ORDER BY m.part, m.ord
+      RETURNING id::text, user_id, reason`,
+  );
+  return rows.map((r) => ({ id: BigInt(r.id), userId: r.user_id, reason: r.reason }));
 }
 
 /** Each member a payment passed by is told, once per missed earning (its id is the event key). */
@@ -58,21 +77,6 @@ export function missedNotifications(
     text: texts.missed(buyer, action, program, level, amount, m.reason),
     data: { program, level, reason: m.reason },
   }));
-}
-
-/**
- * The buyer's direct referrer when they are not deleted and have not bought (program, level):
- * they get a `not_active` record of the purchase. Read without locks: a record, not money.
- */
-export async function referrerWithoutLevel(tx: Tx | Db, buyerId: string, program: Program, level: number): Promise<string | null> {
-  const buyer = alias(users, "buyer");
-  const [row] = await tx
-    .select({ id: users.id })
-    .from(buyer)
-    .innerJoin(users, eq(users.id, buyer.referrerId))
-    .leftJoin(userLevels, and(eq(userLevels.userId, users.id), eq(userLevels.program, program), eq(userLevels.level, level)))
-    .where(and(eq(buyer.id, buyerId), isNull(users.deletedAt), isNull(userLevels.userId)));
-  return row?.id ?? null;
 }
 
 /** What passed the member by at (program, level), over the level's whole life, in cents. */

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { rowsOf } from "../db/client";
+import { isTransaction, rowsOf } from "../db/client";
 import { notifications, notificationSettings, users, type Program } from "../db/schema";
 import {
   ADMIN_NOTIFICATION_KINDS,
@@ -13,25 +13,19 @@ import {
 import { refuse } from "./errors";
 import { formatUsdt, type Cents } from "../shared/money";
 import { pageCount } from "./util";
+import { runPrepared } from "./prepared";
+import { announce, announceSql, publish, type LiveEvent } from "./liveEvents";
 
 /**
  * Notifications (docs/rules.md#notifications): what a member is told, written in the transaction
  * of the event that causes it, so a refused or rolled-back operation notifies no one. Each carries
  * an event key unique per member: the same event recorded twice (a retried transaction, a replay)
- * notifies once. Live delivery is Postgres NOTIFY on EVENTS_CHANNEL, sent in the same transaction
- * and so delivered only at commit (PGlite has the same LISTEN/NOTIFY in one process); the server's
- * stream (src/server/events.ts) fans them out to signed-in members.
+ * notifies once. Live delivery: announced in the same transaction and published once it has
+ * committed (./liveEvents.ts); the server's stream (src/server/events.ts) fans them out to
+ * signed-in members.
  */
 
-export const EVENTS_CHANNEL = "matrix_events";
-
-/** What travels on EVENTS_CHANNEL (JSON): a new notification, balances changed, pending requests changed. */
-export type LiveEvent =
-  | { t: "n"; u: string; id: string; kind: NotificationKind; text: string; at: string }
-  | { t: "b"; u: string[] }
-  | { t: "p" }
-  /** Close the member's streams: all of them, or those of one token (`j`, its jti: a logout). */
-  | { t: "x"; u: string; j?: string };
+export { EVENTS_CHANNEL, type LiveEvent } from "./liveEvents";
 
 export interface NewNotification {
   userId: string;
@@ -46,55 +40,77 @@ export interface NewNotification {
 export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [notification]);
 
 /**
- * Records notifications in the caller's transaction, in user id order. For each: the member's
- * notification_heads row is locked (upserted), then the notification inserted unless its event
- * key is already there, and announced with pg_notify (delivered at commit). The head lock makes a
- * member's notification ids grow in commit order, which the live stream's resume relies on.
+ * Records notifications in the caller's transaction, in user id order, in one statement (the
+ * writes of notificationWrites). For each member, their notification_heads row is locked
+ * (upserted, in user id order), then their notifications inserted, unless an event key is already
+ * there, and announced (published once the transaction has committed: liveEvents.ts). The head lock makes a member's
+ * notification ids grow in commit order, which the live stream's resume relies on.
+ *
+ * A kind the member muted is skipped in the same statement: one primary-key read of their
+ * settings, and then neither is the head locked for it nor the notification written.
  *
  * Lock order (docs/rules.md#lock-order): called last in an operation, after the accounts; the
  * notification's foreign key takes a KEY SHARE lock on the member's users row, like a missed
  * earning's.
  */
 export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> {
-  const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
-  for (const n of sorted) {
-    // A kind the member muted is skipped in the same statement: one primary-key read of their
-    // settings, and then neither the head is locked nor the notification written.
-    const mutable = NOTIFICATION_KIND_INFO[n.kind].mutable;
-    await tx.execute(sql`WITH head AS (
-        INSERT INTO notification_heads (user_id, count)
-        SELECT ${n.userId}, 1
-        WHERE ${mutable ? sql`NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = ${n.userId} AND ${n.kind} = ANY (s.muted))` : sql`true`}
-        ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + 1
-        RETURNING user_id
-      )
-      INSERT INTO notifications (user_id, kind, event_key, text, data)
-      SELECT user_id, ${n.kind}, ${n.eventKey}, ${n.text}, ${n.data === undefined ? null : JSON.stringify(n.data)}::jsonb FROM head
-      ON CONFLICT (user_id, event_key) DO NOTHING
-      RETURNING id, pg_notify(${EVENTS_CHANNEL}, json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text)`);
-  }
-}
-
-/** Tells the live streams of these members that their balance changed (delivered at commit). */
-export async function signalBalance(tx: Tx, userIds: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  const event: LiveEvent = { t: "b", u: userIds };
-  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
-}
-
-/** Tells the admins' live streams that the pending requests changed (delivered at commit). */
-export async function signalPending(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify({ t: "p" } satisfies LiveEvent)})`);
+  if (list.length === 0) return;
+  await runPrepared(tx, "notify_all", sql`WITH ${notificationWrites(list)} SELECT count(*) FROM notified`);
 }
 
 /**
- * Closes the member's open streams in every process (delivered at commit when `db` is a
- * transaction): all of them (deleted, signed out everywhere) or those opened with one token (a
- * logout). A stream of a process that misses it still ends at its next reconnect, which is refused.
+ * notifyAll's writes, as common table expressions for a bigger statement (the last, `notified`,
+ * the notifications written). The heads are upserted only from rows read through `after` (a
+ * condition), so an operation that records its notifications in the statement that moves its
+ * money (transfer's `alongside`, with its `moved`) still locks them after the accounts. Every
+ * head is locked before any notification is inserted: the insert reads the heads' upsert through
+ * a sort, which has all of its input before it hands over a row.
+ */
+export function notificationWrites(list: NewNotification[], after: SQL = sql`true`): SQL {
+  const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  // `d` is left out when there is no data: the column is then null.
+  const rows = sorted.map((n) => ({ u: n.userId, k: n.kind, e: n.eventKey, t: n.text, d: n.data, m: NOTIFICATION_KIND_INFO[n.kind].mutable }));
+  return sql`notify_wanted AS (
+      SELECT x.v->>'u' AS user_id, x.v->>'k' AS kind, x.v->>'e' AS event_key, x.v->>'t' AS text, x.v->'d' AS data, x.ord
+      FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY x(v, ord)
+      WHERE NOT ((x.v->>'m')::boolean
+        AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = x.v->>'u' AND x.v->>'k' = ANY (s.muted)))
+    ),
+    notify_heads AS (
+      INSERT INTO notification_heads (user_id, count)
+      SELECT user_id, count(*) FROM notify_wanted WHERE ${after} GROUP BY user_id ORDER BY min(ord)
+      ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
+      RETURNING user_id
+    ),
+    notified AS (
+      INSERT INTO notifications (user_id, kind, event_key, text, data)
+      SELECT w.user_id, w.kind, w.event_key, w.text, w.data FROM notify_wanted w JOIN notify_heads h ON h.user_id = w.user_id ORDER BY w.ord
+      ON CONFLICT (user_id, event_key) DO NOTHING
+      RETURNING id, ${announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`)}
+    )`;
+}
+
+/** Tells the live streams of these members that their balance changed (published after the commit). */
+export async function signalBalance(tx: Tx, userIds: string[]): Promise<void> {
+  if (userIds.length === 0) return;
+  await announce(tx, { t: "b", u: userIds });
+}
+
+/** Tells the admins' live streams that the pending requests changed (published after the commit). */
+export async function signalPending(tx: Tx): Promise<void> {
+  await announce(tx, { t: "p" });
+}
+
+/**
+ * Closes the member's open streams in every process: all of them (deleted, signed out
+ * everywhere) or those opened with one token (a logout). In a transaction, published after its
+ * commit; on `db`, at once. A stream of a process that misses it still ends at its next
+ * reconnect, which is refused.
  */
 export async function signalStreamsClosed(db: Db | Tx, userId: string, jti?: string): Promise<void> {
   const event: LiveEvent = jti === undefined ? { t: "x", u: userId } : { t: "x", u: userId, j: jti };
-  await db.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${JSON.stringify(event)})`);
+  if (isTransaction(db)) await announce(db, event);
+  else publish(db, [JSON.stringify(event)]);
 }
 
 // Texts, in words a member understands; money from cents.

@@ -1,6 +1,8 @@
-import { and, eq, sql } from "drizzle-orm";
-import { rowsOf, type Db, type Tx } from "../db/client";
-import { userLevels, users, type Program } from "../db/schema";
+import { eq, sql } from "drizzle-orm";
+import type { Db, Tx } from "../db/client";
+import { users, type Program } from "../db/schema";
+import type { OwnedLevelStatus } from "../shared/constants";
+import { runPrepared } from "./prepared";
 
 /** A matrix owner as the placement loop needs it: their level's completed cycles and slots. */
 export interface LockedLevel {
@@ -36,14 +38,28 @@ export interface Walk<Found> {
  * its row and re-check (lockReceiver).
  */
 export async function walkUp(tx: Tx | Db, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
+  const [row] = await runPrepared<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
+    tx,
+    "receiver_walk",
+    sql`${walkCtes(startId, program, level)} SELECT found, cycles, slots, passed FROM walk`,
+  );
+  const passed = row?.passed ?? [];
+  if (!row?.found) return { receiver: null, passed };
+  return { receiver: { userId: row.found, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
+}
+
+/**
+ * The walk of walkUp as common table expressions, the last of them `walk` (one row: `found`,
+ * its `cycles` and `slots` as read, and `passed`), for statements that go on with what it found.
+ */
+function walkCtes(startId: string, program: Program, level: number) {
   // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
   const deepestEligible = sql`LEFT JOIN LATERAL (
     SELECT ul.user_id, ul.depth, ul.cycles, ul.slots FROM user_levels ul JOIN users e ON e.id = ul.user_id
     WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
       AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
     ORDER BY ul.depth DESC LIMIT 1) f ON true`;
-  const [row] = rowsOf<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
-    await tx.execute(sql`
+  return sql`
       WITH RECURSIVE hop(chain_id, depth, found, found_depth, cycles, slots) AS (
         SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
         FROM users s JOIN users r ON r.id = s.referrer_id ${deepestEligible}
@@ -54,21 +70,19 @@ export async function walkUp(tx: Tx | Db, startId: string, program: Program, lev
         JOIN users head ON head.id = h.chain_id
         JOIN users r ON r.id = head.referrer_id ${deepestEligible}
         WHERE h.found IS NULL
-      )
-      SELECT found.user_id AS found, found.cycles, found.slots,
-        ARRAY(
-          SELECT fz.user_id FROM hop h
-          JOIN user_levels fz ON fz.program = ${program} AND fz.level = ${level} AND fz.status = 'frozen'
-            AND fz.chain_id = h.chain_id AND fz.depth <= h.depth AND fz.depth > coalesce(h.found_depth, -1)
-          JOIN users u ON u.id = fz.user_id AND u.deleted_at IS NULL
-          ORDER BY fz.depth DESC
-        ) AS passed
-      FROM (SELECT 1) one
-      LEFT JOIN (SELECT found AS user_id, cycles, slots FROM hop WHERE found IS NOT NULL LIMIT 1) found ON true`),
-  );
-  const passed = row?.passed ?? [];
-  if (!row?.found) return { receiver: null, passed };
-  return { receiver: { userId: row.found, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
+      ),
+      walk AS (
+        SELECT found.user_id AS found, found.cycles, found.slots,
+          ARRAY(
+            SELECT fz.user_id FROM hop h
+            JOIN user_levels fz ON fz.program = ${program} AND fz.level = ${level} AND fz.status = 'frozen'
+              AND fz.chain_id = h.chain_id AND fz.depth <= h.depth AND fz.depth > coalesce(h.found_depth, -1)
+            JOIN users u ON u.id = fz.user_id AND u.deleted_at IS NULL
+            ORDER BY fz.depth DESC
+          ) AS passed
+        FROM (SELECT 1) one
+        LEFT JOIN (SELECT found AS user_id, cycles, slots FROM hop WHERE found IS NOT NULL LIMIT 1) found ON true
+      )`;
 }
 
 /** receiver(startId) as read now (no locks): the user id, or null for `system`. */
@@ -76,20 +90,9 @@ export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: 
   return (await walkUp(tx, startId, program, level)).receiver?.userId ?? null;
 }
 
-/** Locks one user's level row; null when the user has no row (the level is locked). */
-export async function lockLevelRow(tx: Tx, userId: string, program: Program, level: number) {
-  const [row] = await tx
-    .select({ status: userLevels.status, cycles: userLevels.cycles, slots: userLevels.slots })
-    .from(userLevels)
-    .where(and(eq(userLevels.userId, userId), eq(userLevels.program, program), eq(userLevels.level, level)))
-    .for("update");
-  return row ?? null;
-}
-
-/** Whether the user is not deleted; `share` holds their row so a deletion in progress is waited for. */
-async function notDeleted(tx: Tx, userId: string, share: boolean): Promise<boolean> {
-  const query = tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
-  const [row] = share ? await query.for("share") : await query;
+/** Whether the user is not deleted, as read now (no lock). */
+async function notDeleted(tx: Tx, userId: string): Promise<boolean> {
+  const [row] = await tx.select({ deletedAt: users.deletedAt }).from(users).where(eq(users.id, userId));
   return row !== undefined && row.deletedAt === null;
 }
 
@@ -102,21 +105,45 @@ async function notDeleted(tx: Tx, userId: string, share: boolean): Promise<boole
  * The walk read no locks, so a candidate may have frozen since; its locked row is current, and
  * if it is no longer active the walk continues above it. A candidate found frozen that way was
  * walked past too: it is counted once, here (the walk above it starts strictly higher).
+ *
+ * One statement a try: the walk, then the candidate's level row locked FOR UPDATE (a locked
+ * read sees the row as it is now, whatever the walk's snapshot saw), then, only when that row
+ * is active, the candidate's users row shared (a deletion takes the user's row FOR UPDATE:
+ * sharing it waits for one in progress, so a user deleted since the walk read it is skipped
+ * rather than paid). The data dependencies order the locks: the level row's lock is taken while
+ * the rows of `locked` are read, before the main query computes `alive` from them.
  */
 export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
   const passed: string[] = [];
   for (let from = startId; ; ) {
-    const walk = await walkUp(tx, from, program, level);
-    passed.push(...walk.passed);
-    const candidate = walk.receiver?.userId;
+    const [row] = await runPrepared<{
+      found: string | null;
+      passed: string[] | null;
+      status: OwnedLevelStatus | null;
+      cycles: number | null;
+      slots: string[] | null;
+      alive: boolean | null;
+    }>(
+      tx,
+      "receiver_lock",
+      sql`${walkCtes(from, program, level)},
+      locked AS MATERIALIZED (
+        SELECT ul.status, ul.cycles, ul.slots FROM user_levels ul
+        WHERE ul.user_id = (SELECT found FROM walk) AND ul.program = ${program} AND ul.level = ${level}
+        FOR UPDATE
+      )
+      SELECT w.found, w.passed, l.status, l.cycles, l.slots,
+        CASE WHEN l.status = 'active' THEN (SELECT u.deleted_at IS NULL FROM users u WHERE u.id = w.found FOR SHARE) END AS alive
+      FROM walk w LEFT JOIN locked l ON true`,
+    );
+    passed.push(...(row?.passed ?? []));
+    const candidate = row?.found;
     if (!candidate) return { receiver: null, passed };
-    const row = await lockLevelRow(tx, candidate, program, level);
-    // A deletion takes the user's row FOR UPDATE: sharing that row waits for one in progress,
-    // so a user deleted since the walk read it is skipped rather than paid.
-    if (row?.status === "active" && (await notDeleted(tx, candidate, true))) {
-      return { receiver: { userId: candidate, cycles: row.cycles, slots: row.slots }, passed };
+    if (row.status === "active" && row.alive === true) {
+      return { receiver: { userId: candidate, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
     }
-    if (row?.status === "frozen" && (await notDeleted(tx, candidate, false))) passed.push(candidate);
+    // Frozen since the walk (rare): walked past, unless deleted by now.
+    if (row.status === "frozen" && (await notDeleted(tx, candidate))) passed.push(candidate);
     from = candidate;
   }
 }

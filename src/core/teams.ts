@@ -69,7 +69,8 @@ const MASKS = Array.from({ length: 31 }, (_, k) => 2 ** k - 1);
  * (depth | (2^k - 1)) + 1, each a probe of team_sums' primary key (an index condition
  * `node = ANY(ARRAY[...])`, never a scan of the chain; the array is a plain expression, which
  * costs Postgres less than a subquery). Inline rather than an SQL function, so that it is planned
- * with the statement that uses it (once, for a prepared one).
+ * with the statement that uses it (once, for a prepared one). Qualify `chain` and `depth`
+ * ("u.chain_id"): a bare chain_id would name team_sums' own column in there.
  */
 export const teamWithSql = (chain: string, depth: string) =>
   `(SELECT coalesce(sum(s.n), 0)::integer FROM team_sums s WHERE s.chain_id = ${chain} AND s.node = ANY (ARRAY[${MASKS.map((m) => `((${depth})::integer | ${m}) + 1`).join(", ")}]))`;

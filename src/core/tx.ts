@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import { announced, publish } from "./liveEvents";
 
 const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock detected
 
@@ -23,11 +24,18 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 /**
  * Runs `work` in one database transaction: all of its writes happen or none do. Deadlocks and
  * serialization failures are retried with a short jittered back-off, so callers never see them.
+ * The live events the work announced are published once the commit has succeeded
+ * (liveEvents.ts): a rolled-back attempt publishes nothing.
  */
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(work);
+      const [result, events] = await db.transaction(async (tx) => {
+        const result = await work(tx);
+        return [result, await announced(tx)] as const;
+      });
+      publish(db, events);
+      return result;
     } catch (error) {
       if (attempt >= attempts || !RETRYABLE.has(pgCode(error) ?? "")) throw error;
       await Bun.sleep(Math.random() * 5 * attempt);

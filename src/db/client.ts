@@ -10,6 +10,9 @@ export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
+/** Whether `db` is a transaction (drizzle's transactions can roll back; a database cannot). */
+export const isTransaction = (db: Db | Tx): db is Tx => "rollback" in db;
+
 export interface Database {
   db: Db;
   kind: "postgres" | "pglite";

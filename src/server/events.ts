@@ -1,12 +1,15 @@
-import type { Db } from "../db/client";
+import { sql } from "drizzle-orm";
+import { rowsOf, type Db } from "../db/client";
 import { EVENTS_CHANNEL, type LiveEvent } from "../core/notifications";
 
 /**
  * The live events of one server process: one LISTEN on EVENTS_CHANNEL (a dedicated connection of
  * its own on Postgres, postgres.js `listen`; PGlite delivers its NOTIFY in process), fanned out to
  * the streams of the members they concern (src/server/routes/events.ts). Every process listens,
- * so an event committed through one reaches a member streaming from another. Postgres delivers
- * notifications at commit only, in commit order; a rolled-back operation sends none.
+ * so an event committed through one reaches a member streaming from another. Events are published
+ * after their operation's commit (src/core/liveEvents.ts): never for a rolled-back one, but not
+ * always in commit order, and lost if the publishing process dies first; notification events are
+ * hints the streams check against the table, and the hub also looks every CATCH_UP_MS.
  */
 export interface Subscriber {
   userId: string;
@@ -16,6 +19,10 @@ export interface Subscriber {
   deliver(event: LiveEvent): void;
   /** Ends the stream (the member was deleted or signed out). */
   close(): void;
+  /** The id of the last notification the stream sent. */
+  sentUpTo(): bigint;
+  /** Sends the member's notifications after sentUpTo, from the table. */
+  catchUp(): void;
 }
 
 export interface EventHub {
@@ -25,16 +32,49 @@ export interface EventHub {
 }
 
 type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<unknown>;
+/** The id of the newest notification of each of these members (0 when none). */
+type Newest = (userIds: string[]) => Promise<Map<string, bigint>>;
+
+/**
+ * How often a process looks for notifications its streams have not sent: those whose live event
+ * was lost (src/core/liveEvents.ts). One query for all its streams.
+ */
+export const CATCH_UP_MS = 2_000;
+
+function newestOf(db: Db): Newest {
+  return async (userIds) => {
+    const rows = rowsOf<{ id: string; newest: string | null }>(
+      await db.execute(sql`SELECT u.id, (SELECT max(n.id) FROM notifications n WHERE n.user_id = u.id)::text AS newest FROM json_array_elements_text(${JSON.stringify(userIds)}::json) AS u(id)`),
+    );
+    return new Map(rows.map((r) => [r.id, BigInt(r.newest ?? "0")]));
+  };
+}
 
 function listenerOf(db: Db): Listen {
   const client = (db as unknown as { $client: { listen: Listen } }).$client;
   return (channel, onPayload) => client.listen(channel, onPayload);
 }
 
-export function createHub(listen: Listen, log: (message: string, error?: unknown) => void = () => {}): { hub: EventHub; ready: Promise<unknown> } {
+export function createHub(listen: Listen, log: (message: string, error?: unknown) => void = () => {}, newest?: Newest): { hub: EventHub; ready: Promise<unknown> } {
   const byUser = new Map<string, Set<Subscriber>>();
   const admins = new Set<Subscriber>();
   let size = 0;
+
+  // While streams are open: the streams behind their member's newest notification catch up.
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let looking = false;
+  const look = async () => {
+    if (looking || !newest || byUser.size === 0) return;
+    looking = true;
+    try {
+      const latest = await newest([...byUser.keys()]);
+      for (const [userId, id] of latest) for (const s of byUser.get(userId) ?? []) if (s.sentUpTo() < id) s.catchUp();
+    } catch (error) {
+      log("events: looking for notifications not sent failed", error);
+    } finally {
+      looking = false;
+    }
+  };
 
   const each = (set: Set<Subscriber> | undefined, event: LiveEvent) => {
     if (set) for (const s of [...set]) s.deliver(event);
@@ -62,6 +102,10 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
       set.add(subscriber);
       if (subscriber.admin) admins.add(subscriber);
       size++;
+      if (!timer && newest) {
+        timer = setInterval(() => void look(), CATCH_UP_MS);
+        (timer as { unref?: () => void }).unref?.();
+      }
       let done = false;
       return () => {
         if (done) return;
@@ -70,6 +114,10 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
         set.delete(subscriber);
         if (set.size === 0 && byUser.get(subscriber.userId) === set) byUser.delete(subscriber.userId);
         admins.delete(subscriber);
+        if (size === 0 && timer) {
+          clearInterval(timer);
+          timer = undefined;
+        }
       };
     },
     get size() {
@@ -85,7 +133,7 @@ const hubs = new WeakMap<Db, Promise<EventHub>>();
 export function hubFor(db: Db, log?: (message: string, error?: unknown) => void): Promise<EventHub> {
   let found = hubs.get(db);
   if (!found) {
-    const { hub, ready } = createHub(listenerOf(db), log);
+    const { hub, ready } = createHub(listenerOf(db), log, newestOf(db));
     found = ready.then(() => hub);
     found.catch(() => hubs.delete(db));
     hubs.set(db, found);

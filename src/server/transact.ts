@@ -70,20 +70,26 @@ function codeOf(body: string) {
  * Runs a money operation in one transaction and answers `answer(result)` through the endpoint's
  * contract. With an idempotency claim, the key is reserved and the answer stored in that same
  * transaction, so the operation and its record commit together or not at all.
+ *
+ * `answer` may be the answer itself when it does not depend on the result: it is then stored
+ * with the key's reservation, and nothing is written after the operation.
  */
 export async function transact<T, E extends ApiEndpoint>(
   c: Context<AppEnv>,
   endpoint: E,
   work: (tx: Tx) => Promise<T>,
-  answer: (result: T) => AnswerOf<E>,
+  answer: ((result: T) => AnswerOf<E>) | AnswerOf<E>,
 ) {
   const claim = c.get("idempotency");
   const { db } = c.get("deps");
   const status = successStatus(endpoint);
+  const known = typeof answer === "function" ? undefined : wire(endpoint, answer);
   try {
     const body = await inTransaction(db, async (tx) => {
-      if (claim) await reserveKey(tx, claim);
-      const body = wire(endpoint, answer(await work(tx)));
+      if (claim) await reserveKey(tx, claim, known === undefined ? undefined : { status, body: JSON.stringify(known) });
+      const result = await work(tx);
+      if (known !== undefined) return known;
+      const body = wire(endpoint, (answer as (result: T) => AnswerOf<E>)(result));
       if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });
       return body;
     });

@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import { EVENTS_CHANNEL } from "../../core/notifications";
+import { announced } from "../../core/liveEvents";
+import { EVENTS_CHANNEL, notify } from "../../core/notifications";
 import { rowsOf } from "../../db/client";
 import type { Harness } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { CATCH_UP_MS } from "../events";
 import { STREAM_QUEUE_LIMIT } from "./notifications";
 
 // Notifications (docs/rules.md#notifications): each kind written once, in its event's transaction,
@@ -355,6 +357,39 @@ describe("GET /api/user/events", () => {
       await expect(again.next(200)).rejects.toThrow("no event in time");
     } finally {
       again.close();
+    }
+  });
+
+  test("a notification whose live event never came (its process died after the commit) still reaches the stream, within the hub's look", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const stream = await openStream(alice.token);
+    try {
+      // Written and committed without inTransaction: nothing is published, as if the process had died.
+      await h.db.transaction((tx) => notify(tx, { userId: alice.id, kind: "partner_joined", eventKey: "lost-event", text: "Lost joined your team as your direct partner." }));
+      expect(await stream.next(CATCH_UP_MS * 3)).toMatchObject({ event: "notification", data: { text: "Lost joined your team as your direct partner." } });
+    } finally {
+      stream.close();
+    }
+  });
+
+  test("live events that arrive out of commit order still send the notifications in order, once each", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const stream = await openStream(alice.token);
+    try {
+      const write = (key: string, text: string) =>
+        h.db.transaction(async (tx) => {
+          await notify(tx, { userId: alice.id, kind: "partner_joined", eventKey: key, text });
+          return announced(tx);
+        });
+      const first = await write("first", "First joined your team as your direct partner.");
+      const second = await write("second", "Second joined your team as your direct partner.");
+      // The later commit's event first, then the earlier one's, then the later one's again.
+      for (const events of [second, first, second]) await h.db.execute(sql`SELECT pg_notify(${EVENTS_CHANNEL}, ${events[0]!})`);
+      expect((await stream.next()).data.text).toStartWith("First ");
+      expect((await stream.next()).data.text).toStartWith("Second ");
+      await expect(stream.next(300)).rejects.toThrow("no event in time");
+    } finally {
+      stream.close();
     }
   });
 

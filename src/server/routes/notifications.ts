@@ -20,7 +20,7 @@ import { validate } from "../validate";
 export const HEARTBEAT_MS = 15_000;
 /** Chunks a stream may have waiting for a slow reader; one more drops the connection (it resumes with Last-Event-ID). */
 export const STREAM_QUEUE_LIMIT = 256;
-/** Notifications sent per query when a stream resumes. */
+/** Notifications sent per query when a stream catches up. */
 const RESUME_BATCH = 100;
 
 const encoder = new TextEncoder();
@@ -38,9 +38,9 @@ function lastEventId(header: string | undefined): bigint | null {
  *
  * GET /api/user/events: `notification` events carry the notification (id: its _id, growing per
  * member in commit order), `balance` says the member's balance changed, `pending` (admins) that
- * the pending requests changed. With Last-Event-ID the stream first sends, from the table, every
- * notification after that id; live ones that arrive meanwhile wait, then follow without gap or
- * repeat. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
+ * the pending requests changed. Notifications are always sent from the table, after the last one
+ * sent (at first the Last-Event-ID): a live event only says when to look (and the process's hub
+ * looks now and then too, src/server/events.ts), so none is sent twice, out of order, or missed. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
  * dropped (it reconnects with Last-Event-ID and loses nothing), so memory stays bounded.
  */
 export const notificationRoutes = new Hono<AppEnv>()
@@ -79,8 +79,6 @@ export const notificationRoutes = new Hono<AppEnv>()
         start(controller) {
           let closed = false;
           let sentUpTo = resumeAfter;
-          /** Live notifications that arrive while the missed ones are read: sent after them. */
-          let waiting: LiveEvent[] | null = [];
           const send = (text: string) => {
             if (closed) return;
             if ((controller.desiredSize ?? 1) <= 0) {
@@ -93,16 +91,55 @@ export const notificationRoutes = new Hono<AppEnv>()
             }
             controller.enqueue(encoder.encode(text));
           };
+          // Sends, from the table, every notification of the member after the last one sent, in
+          // id order (commit order per member): one read at a time; a call during a read makes
+          // one more read after it.
+          let reading: Promise<void> | null = null;
+          let again = false;
+          /** Balance and pending events that came during a read: sent after it, in the order they came. */
+          let held: string[] = [];
+          const catchUp = () => {
+            if (closed) return;
+            if (reading) return void (again = true);
+            reading = (async () => {
+              try {
+                do {
+                  again = false;
+                  for (;;) {
+                    const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
+                    for (const n of missed) {
+                      if (closed) return;
+                      send(notificationFrame(n));
+                      sentUpTo = BigInt(n.id);
+                    }
+                    if (missed.length < RESUME_BATCH) break;
+                  }
+                } while (again && !closed);
+              } catch (error) {
+                log?.("events: reading a stream's notifications failed", error);
+                stop();
+                try {
+                  controller.error(error);
+                } catch {}
+              } finally {
+                reading = null;
+                const after = held;
+                held = [];
+                for (const text of after) send(text);
+              }
+            })();
+          };
+          // Sent after the notifications being read, if any: an operation's notification comes
+          // before the balance change it made, as its events were announced.
+          const sendAfterReading = (text: string) => (reading ? held.push(text) : send(text));
+          // A notification event is a hint (it may come after a later one, or not at all when the
+          // process that committed it died: src/core/liveEvents.ts); the table says what to send.
           const deliver = (event: LiveEvent) => {
             if (closed) return;
             if (event.t === "n") {
-              if (waiting) return void waiting.push(event);
-              const id = BigInt(event.id);
-              if (id <= sentUpTo) return;
-              sentUpTo = id;
-              send(notificationFrame({ id: event.id, kind: event.kind, text: event.text, createdAt: new Date(event.at), read: false }));
-            } else if (event.t === "b") send(frame("balance", "{}"));
-            else send(frame("pending", "{}"));
+              if (BigInt(event.id) > sentUpTo) catchUp();
+            } else if (event.t === "b") sendAfterReading(frame("balance", "{}"));
+            else sendAfterReading(frame("pending", "{}"));
           };
           const close = () => {
             stop();
@@ -110,7 +147,15 @@ export const notificationRoutes = new Hono<AppEnv>()
               controller.close();
             } catch {}
           };
-          const unsubscribe = hub.subscribe({ userId: user.id, admin: user.role === "admin", jti: c.get("claims")?.jti, deliver, close });
+          const unsubscribe = hub.subscribe({
+            userId: user.id,
+            admin: user.role === "admin",
+            jti: c.get("claims")?.jti,
+            deliver,
+            close,
+            sentUpTo: () => sentUpTo,
+            catchUp,
+          });
           const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
           stop = () => {
             closed = true;
@@ -118,28 +163,7 @@ export const notificationRoutes = new Hono<AppEnv>()
             unsubscribe();
           };
           send(`retry: 2000\nevent: ready\nid: ${resumeAfter}\ndata: {}\n\n`);
-          void (async () => {
-            try {
-              for (;;) {
-                const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
-                for (const n of missed) {
-                  if (closed) return;
-                  send(notificationFrame(n));
-                  sentUpTo = BigInt(n.id);
-                }
-                if (missed.length < RESUME_BATCH) break;
-              }
-              const live = waiting ?? [];
-              waiting = null;
-              for (const event of live) deliver(event);
-            } catch (error) {
-              log?.("events: resuming a stream failed", error);
-              stop();
-              try {
-                controller.error(error);
-              } catch {}
-            }
-          })();
+          catchUp();
         },
         cancel() {
           stop();

@@ -21,7 +21,7 @@ export const packageRoutes = new Hono<AppEnv>()
       c,
       API.purchase,
       (tx) => purchaseLevel(tx, c.get("user").id, program, level),
-      () => ({ msg: MSG.levelPurchased }),
+      { msg: MSG.levelPurchased },
     );
   })
   .post(API.unfreeze.path, idempotency, validatePath(levelParam), (c) => {
@@ -30,7 +30,7 @@ export const packageRoutes = new Hono<AppEnv>()
       c,
       API.unfreeze,
       (tx) => unfreezeLevel(tx, c.get("user").id, program, level),
-      () => ({ msg: MSG.levelUnfrozen }),
+      { msg: MSG.levelUnfrozen },
     );
   })
   .get(API.purchasePreview.path, validatePath(levelParam), async (c) => {
