@@ -1,5 +1,6 @@
 import { and, eq, gt, sql } from "drizzle-orm";
-import { rowsOf, type Db, type Tx } from "../db/client";
+import type { Db, Tx } from "../db/client";
+import { runPrepared } from "./prepared";
 import { users } from "../db/schema";
 import { moveTeamSums, ownChains, teamSize } from "./teams";
 import { inTransaction } from "./tx";
@@ -62,8 +63,11 @@ export async function handOverWhereDue(tx: Tx, userId: string): Promise<void> {
 /** The places on `userId`'s way up where their branch has outgrown the heir more than twice. */
 async function takeoversAbove(db: Db | Tx, userId: string) {
   const size = (u: string) => sql`(${teamSize({ chainId: sql.raw(`${u}.chain_id`), depth: sql.raw(`${u}.depth`), deletedAt: sql.raw(`${u}.deleted_at`) })} + 1)`;
-  return rowsOf<{ at: string; branch: string }>(
-    await db.execute(sql`
+  // Prepared (./prepared.ts): after every sign-up, and planning it costs more than running it.
+  return runPrepared<{ at: string; branch: string }>(
+    db,
+    "chains_takeovers_above",
+    sql`
       WITH RECURSIVE up(branch, at) AS (
         SELECT head.id, head.referrer_id FROM users u JOIN users head ON head.id = u.chain_id WHERE u.id = ${userId}
         UNION ALL
@@ -74,7 +78,7 @@ async function takeoversAbove(db: Db | Tx, userId: string) {
       JOIN users p ON p.id = up.at
       JOIN users heir ON heir.chain_id = p.chain_id AND heir.depth = p.depth + 1
       JOIN users b ON b.id = up.branch
-      WHERE heir.id <> up.branch AND ${size("b")} > 2 * ${size("heir")}`),
+      WHERE heir.id <> up.branch AND ${size("b")} > 2 * ${size("heir")}`,
   );
 }
 

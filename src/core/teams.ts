@@ -1,5 +1,6 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import type { Tx } from "../db/client";
+import { runPrepared } from "./prepared";
 
 /**
  * Team sizes (a user's partners, their partners, and so on, not counting deleted users) without
@@ -31,7 +32,7 @@ const CHAINS_LOCK = 7_401_230_117;
 
 /** For a sign-up or a deletion: no chain handover runs until this transaction ends. */
 export async function shareChains(tx: Tx): Promise<void> {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock_shared(${CHAINS_LOCK})`);
+  await runPrepared(tx, "teams_share_chains", sql`SELECT pg_advisory_xact_lock_shared(${CHAINS_LOCK}::bigint)`);
 }
 
 /** For a chain handover: waits for every sign-up and deletion in flight, and holds off new ones. */
@@ -46,7 +47,8 @@ export async function ownChains(tx: Tx): Promise<void> {
  */
 export async function countOnTheWayUp(tx: Tx, userId: string, delta: 1 | -1): Promise<void> {
   const shard = Math.floor(Math.random() * TEAM_SHARDS);
-  await tx.execute(sql`
+  // Prepared (./prepared.ts): planning the recursive walk and the node lists cost more than running them.
+  await runPrepared(tx, "teams_count_way_up", sql`
     WITH RECURSIVE way(chain_id, depth) AS (
       SELECT chain_id, depth FROM users WHERE id = ${userId}
       UNION ALL
