@@ -50,7 +50,7 @@ export function announceSql(payload: SQL): SQL<string> {
 
 /** Announces `event` in the caller's transaction (see announceSql): one round trip. */
 export async function announce(tx: Tx, event: LiveEvent): Promise<void> {
-  await tx.execute(sql`SELECT ${announceSql(sql`${JSON.stringify(event)}::text`)}`);
+  await runPrepared(tx, "live_events_announce", sql`SELECT ${announceSql(sql`${JSON.stringify(event)}::text`)}`);
 }
 
 /** The events announced in the caller's transaction so far (inTransaction reads them before committing). */

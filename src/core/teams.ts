@@ -1,4 +1,5 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type { Tx } from "../db/client";
 import { runPrepared } from "./prepared";
 
@@ -62,6 +63,8 @@ export async function countOnTheWayUp(tx: Tx, userId: string, delta: 1 | -1): Pr
     ON CONFLICT (chain_id, node, shard) DO UPDATE SET n = team_sums.n + excluded.n`);
 }
 
+const dialect = new PgDialect();
+
 /** 2^k - 1 for k = 0..30: node (depth | mask) + 1 for each covers the positions from depth + 1 on. */
 const MASKS = Array.from({ length: 31 }, (_, k) => 2 ** k - 1);
 
@@ -74,10 +77,9 @@ const MASKS = Array.from({ length: 31 }, (_, k) => 2 ** k - 1);
  * with the statement that uses it (once, for a prepared one). Qualify `chain` and `depth`
  * ("u.chain_id"): a bare chain_id would name team_sums' own column in there.
  */
-export const teamWithSql = (chain: string, depth: string) =>
-  `(SELECT coalesce(sum(s.n), 0)::integer FROM team_sums s WHERE s.chain_id = ${chain} AND s.node = ANY (ARRAY[${MASKS.map((m) => `((${depth})::integer | ${m}) + 1`).join(", ")}]))`;
+export const teamWithSql = (chain: string, depth: string) => dialect.sqlToQuery(teamWith(sql.raw(chain), sql.raw(depth))).sql;
 
-/** teamWithSql for drizzle: `chain` and `depth` are columns or SQL, or values (sent as parameters). */
+/** teamWithSql as drizzle SQL (the one place the formula is written): `chain` and `depth` are columns or SQL, or values (sent as parameters). */
 function teamWith(chain: SQLWrapper | string, depth: SQLWrapper | number): SQL<number> {
   const nodes = sql.join(
     MASKS.map((m) => sql`((${depth})::integer | ${sql.raw(String(m))}) + 1`),
