@@ -12,6 +12,7 @@ import { adminAudit, deposits, transfers } from "../db/schema";
 import { TEST_DATABASE_URL } from "../testing/db";
 import { announceAnvilSkip, type Anvil, anvilSkipReason, deployToken, devAccounts, startAnvil, type Token } from "../testing/evm/anvil";
 import { expectLedgerInvariants } from "../testing/invariants";
+import { api, freePort } from "../testing/serverProcesses";
 import { loadChainConfig } from "./chainConfig";
 
 /*
@@ -45,22 +46,6 @@ function withDatabase(url: string, name: string) {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
-}
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const { port } = probe;
-  await probe.stop(true);
-  return port!;
-}
-
-async function api<T = any>(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { "x-auth-token": token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
 }
 
 describe.skipIf(skip !== null)("deposits verified on chain, several processes on one Postgres", () => {

@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { ServerProcess } from "../../scripts/chaos/servers";
 import { TEST_DATABASE_URL } from "../testing/db";
 import { TRON_SENDER } from "../testing/chainIds";
+import { api, freePort } from "../testing/serverProcesses";
 
 /*
  * Live events across server processes: two real servers (bun src/server/index.ts) on one
@@ -16,22 +17,6 @@ const ADMIN = { email: "admin@events.test", password: "admin-events-password" };
 
 let dbName: string;
 const servers: ServerProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
-  const { port } = probe;
-  await probe.stop(true);
-  return port!;
-}
-
-async function api<T = any>(server: ServerProcess, method: string, path: string, token?: string, body?: unknown) {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { "content-type": "application/json", ...(token ? { "x-auth-token": token } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => undefined)) as T };
-}
 
 /** A stream of `server`'s GET /api/user/events, read event by event (comments skipped). */
 async function stream(server: ServerProcess, token: string, lastEventId?: string) {
