@@ -186,7 +186,10 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
       SET slots = ARRAY(SELECT e.id FROM jsonb_array_elements_text(f.v->'slots') WITH ORDINALITY e(id, n) ORDER BY e.n),
         cycles = (f.v->>'cycles')::int, status = f.v->>'status'
       FROM jsonb_array_elements(${JSON.stringify(fillRows)}::jsonb) f(v)
-      WHERE ul.user_id = f.v->>'user' AND ul.program = ${program} AND ul.level = ${level}::int
+      -- The ids again as an array: the planner then reads the owners' rows by primary key, where
+      -- the join alone let it scan every level row.
+      WHERE ul.user_id = f.v->>'user' AND ul.user_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(fillRows.map((row) => row.user))}::jsonb)))
+        AND ul.program = ${program} AND ul.level = ${level}::int
     )`,
     notificationWrites(notes, transfer.moved),
   ];

@@ -74,10 +74,17 @@ function walkCtes(startId: string, program: Program, level: number) {
       walk AS (
         SELECT found.user_id AS found, found.cycles, found.slots,
           ARRAY(
+            -- Per chain crossed, each a range of user_levels_frozen_idx: never every frozen row
+            -- of the level, which a young table's statistics made the planner choose (OFFSET 0
+            -- keeps the subquery from being merged back into one join).
             SELECT fz.user_id FROM hop h
-            JOIN user_levels fz ON fz.program = ${program} AND fz.level = ${level} AND fz.status = 'frozen'
-              AND fz.chain_id = h.chain_id AND fz.depth <= h.depth AND fz.depth > coalesce(h.found_depth, -1)
-            JOIN users u ON u.id = fz.user_id AND u.deleted_at IS NULL
+            CROSS JOIN LATERAL (
+              SELECT fz.user_id, fz.depth FROM user_levels fz
+              JOIN users u ON u.id = fz.user_id AND u.deleted_at IS NULL
+              WHERE fz.program = ${program} AND fz.level = ${level} AND fz.status = 'frozen'
+                AND fz.chain_id = h.chain_id AND fz.depth <= h.depth AND fz.depth > coalesce(h.found_depth, -1)
+              OFFSET 0
+            ) fz
             ORDER BY fz.depth DESC
           ) AS passed
         FROM (SELECT 1) one
