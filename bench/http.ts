@@ -1,8 +1,9 @@
 /**
  * HTTP throughput of the real server against its floors, measured in one run:
  *
- *   bun bench/http.ts [--seconds 10] [--rounds 3] [--no-lcp]
+ *   bun bench/http.ts [--seconds 10] [--rounds 3] [--no-lcp] [--only page,auth,purchases,workers,memory,lcp,signups]
  *       (Postgres at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
+ *        BENCH_PROFILE=dir: a CPU profile of the one-process server, in markdown, written there;
  *        wrk and pgbench on the PATH: `apt-get install -y wrk postgresql-client`; Chromium at
  *        /usr/bin/chromium for the LCP)
  *
@@ -26,7 +27,8 @@
  *   API, untimed, before each timed run, enough for 3 times the fastest rate seen so far (the
  *   2 s warm-up's at first): each signs up under a random earlier one (the first ones under the
  *   admin: a small random tree the purchases walk up), signs in once, and asks for a deposit of
- *   every level's price, which the admin accepts. A purchase not answered 2xx, or running out of
+ *   every level's price, which the admin accepts. Then its database is vacuumed and analyzed, as
+ *   pgbench's is before each of its runs. A purchase not answered 2xx, or running out of
  *   members, fails the bench; at the end every purchase made must be a level held, and the
  *   ledger must sum to zero.
  *
@@ -51,8 +53,14 @@ const { values } = parseArgs({
     seconds: { type: "string", default: "10" },
     rounds: { type: "string", default: "3" },
     "no-lcp": { type: "boolean", default: false },
+    // Some of the figures only, to look at one closely: a comma-separated list of the names above.
+    only: { type: "string" },
   },
 });
+const FIGURES = ["page", "auth", "purchases", "workers", "memory", "lcp", "signups"] as const;
+const only = values.only?.split(",").map((name) => name.trim());
+for (const name of only ?? []) if (!(FIGURES as readonly string[]).includes(name)) throw new Error(`--only: no figure named ${name} (${FIGURES.join(", ")})`);
+const wanted = (figure: (typeof FIGURES)[number]) => (figure === "lcp" && values["no-lcp"] ? false : !only || only.includes(figure));
 const SECONDS = Number(values.seconds);
 const ROUNDS = Number(values.rounds);
 const ROOT = join(import.meta.dir, "..");
@@ -112,9 +120,12 @@ async function stop(child: Subprocess) {
   clearTimeout(timer);
 }
 
+/** BENCH_PROFILE=dir: the one-process server writes a CPU profile (markdown) there when it stops. */
+const PROFILE = process.env.BENCH_PROFILE;
+
 const server = (port: number, workers: number) =>
   start(
-    ["bun", "src/server/index.ts"],
+    ["bun", ...(PROFILE && workers === 1 ? ["--cpu-prof-md", `--cpu-prof-dir=${PROFILE}`] : []), "src/server/index.ts"],
     {
       DATABASE_URL: DB_URL,
       PORT: String(port),
@@ -322,6 +333,20 @@ function buying(base: string, api: Api, adminToken: string, adminReferralId: str
   }
 
   /**
+   * The product's tables vacuumed and analyzed, as pgbench vacuums its own before each run and as
+   * autovacuum would (it is off on this machine's Postgres: without it, the planner plans for
+   * the empty tables the database started with, and a young table is read whole).
+   */
+  async function vacuum() {
+    const pg = postgres(DB_URL, { max: 1, onnotice: () => {} });
+    try {
+      await pg.unsafe("VACUUM ANALYZE");
+    } finally {
+      await pg.end();
+    }
+  }
+
+  /**
    * BUYING_CLIENTS clients buying for `seconds`; the purchases answered by the deadline count.
    * A timed run first makes sure the members have enough levels left (HEADROOM); running out
    * during it fails the bench, while the warm-up just ends there. Any purchase that is not
@@ -333,6 +358,7 @@ function buying(base: string, api: Api, adminToken: string, adminReferralId: str
       const left = idle.reduce((n, b) => n + LEVEL_ORDER.length - b.bought, 0);
       if (left < need) await prepare(Math.ceil((need - left) / LEVEL_ORDER.length));
     }
+    await vacuum();
     let counted = 0;
     let late = 0;
     let failure: Error | undefined;
@@ -469,10 +495,12 @@ try {
   await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME}`);
   await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
   // pgbench's database, loaded once (scale 16: 1.6 million accounts); each run vacuums its tables first.
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB}`);
-  await admin.unsafe(`CREATE DATABASE ${TPCB_DB}`);
-  const init = Bun.spawnSync(["pgbench", "-i", "-q", "-s", String(TPCB_SCALE), TPCB_URL]);
-  if (init.exitCode !== 0) throw new Error(`pgbench -i failed:\n${init.stdout}${init.stderr}`);
+  if (wanted("purchases")) {
+    await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB}`);
+    await admin.unsafe(`CREATE DATABASE ${TPCB_DB}`);
+    const init = Bun.spawnSync(["pgbench", "-i", "-q", "-s", String(TPCB_SCALE), TPCB_URL]);
+    if (init.exitCode !== 0) throw new Error(`pgbench -i failed:\n${init.stdout}${init.stderr}`);
+  }
 
   const [p1, p2, pPage, pDb] = [await freePort(), await freePort(), await freePort(), await freePort()];
   const one = await server(p1, 1);
@@ -501,6 +529,10 @@ try {
   await pg.end();
   const me = await api("GET", "/auth", undefined, token);
   if (JSON.stringify(me).length < 500) throw new Error("GET /api/auth answered too little");
+  // Statistics for the planner, as autovacuum would keep them (off on this machine; see vacuum()).
+  const analyzer = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  await analyzer.unsafe("VACUUM ANALYZE");
+  await analyzer.end();
 
   // The landing page as a browser gets it: brotli once the server has compressed it.
   let landing: Response | undefined;
@@ -525,70 +557,84 @@ try {
   for (const warm of [page(floorPage), page(s1), auth(floorDb), auth(s1)]) wrkWarm(warm);
 
   console.log(`GET / (${fmt(landingBytes)} bytes, ${encoding || "identity"}) and GET /api/auth: one server process against its floor`);
-  const landingRatio = await compare(page(floorPage), page(s1));
-  report("GET /", "bare Hono, same bytes", landingRatio, 0.8);
-  const authRatio = await compare(auth(floorDb), auth(s1));
-  report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
+  const landingRatio = wanted("page") ? await compare(page(floorPage), page(s1)) : undefined;
+  if (landingRatio) report("GET /", "bare Hono, same bytes", landingRatio, 0.8);
+  const authRatio = wanted("auth") ? await compare(auth(floorDb), auth(s1)) : undefined;
+  if (authRatio) report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
 
   // Purchases over HTTP, one process, against pgbench TPC-B on the same Postgres.
-  const buy = buying(s1, api, adminToken, referralId as string);
-  await buy.prepare(BUYING_CLIENTS * 4);
-  await buy.run(2, true);
-  await pgbench(2);
-  console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
-  const purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
-  report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
-  const bought = await buy.verify(DB_URL);
-  console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
+  let purchaseRatio: Awaited<ReturnType<typeof compare>> | undefined;
+  if (wanted("purchases")) {
+    const buy = buying(s1, api, adminToken, referralId as string);
+    await buy.prepare(BUYING_CLIENTS * 4);
+    await buy.run(2, true);
+    await pgbench(2);
+    console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
+    purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
+    report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
+    const bought = await buy.verify(DB_URL);
+    console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
+  }
 
   // All cores: the same server with two worker processes, against one.
-  const two = await server(p2, 2);
-  const s2 = `http://127.0.0.1:${p2}`;
-  for (const warm of [page(s2), auth(s2)]) wrkWarm(warm);
-  console.log("\nWORKERS=2 against WORKERS=1 (the same database)");
-  const pagesScale = await compare(page(s1), page(s2));
-  report("GET /", "WORKERS=1", pagesScale);
-  const authScale = await compare(auth(s1), auth(s2));
-  report("GET /api/auth", "WORKERS=1", authScale);
+  let pagesScale: Awaited<ReturnType<typeof compare>> | undefined;
+  let authScale: Awaited<ReturnType<typeof compare>> | undefined;
+  const two = wanted("workers") || wanted("memory") ? await server(p2, 2) : undefined;
+  if (two && wanted("workers")) {
+    const s2 = `http://127.0.0.1:${p2}`;
+    for (const warm of [page(s2), auth(s2)]) wrkWarm(warm);
+    console.log("\nWORKERS=2 against WORKERS=1 (the same database)");
+    pagesScale = await compare(page(s1), page(s2));
+    report("GET /", "WORKERS=1", pagesScale);
+    authScale = await compare(auth(s1), auth(s2));
+    report("GET /api/auth", "WORKERS=1", authScale);
+  }
 
   // Memory at rest: after the load, idle for a while.
-  await Bun.sleep(10_000);
-  console.log("\nMemory at rest (RSS after the load, 10 s idle), target at most 100 MB per process");
-  const memory = [
-    ...rssOf(one.pid).map((p) => ({ ...p, role: "WORKERS=1: the server" })),
-    ...rssOf(two.pid).map((p, i) => ({ ...p, role: i === 0 ? "WORKERS=2: the supervisor" : `WORKERS=2: worker ${i}` })),
-  ];
-  for (const m of memory) console.log(`  ${m.role.padEnd(28)} pid ${String(m.pid).padEnd(8)} ${m.mb.toFixed(0).padStart(5)} MB`);
-  const heaviest = Math.max(...memory.map((m) => m.mb));
+  let heaviest: number | undefined;
+  if (two && wanted("memory")) {
+    await Bun.sleep(10_000);
+    console.log("\nMemory at rest (RSS after the load, 10 s idle), target at most 100 MB per process");
+    const memory = [
+      ...rssOf(one.pid).map((p) => ({ ...p, role: "WORKERS=1: the server" })),
+      ...rssOf(two.pid).map((p, i) => ({ ...p, role: i === 0 ? "WORKERS=2: the supervisor" : `WORKERS=2: worker ${i}` })),
+    ];
+    for (const m of memory) console.log(`  ${m.role.padEnd(28)} pid ${String(m.pid).padEnd(8)} ${m.mb.toFixed(0).padStart(5)} MB`);
+    heaviest = Math.max(...memory.map((m) => m.mb));
+  }
 
   let lcp: { landing: number; floor: number } | undefined;
-  if (!values["no-lcp"]) lcp = await measureLcp(s1, floorPage);
+  if (wanted("lcp")) lcp = await measureLcp(s1, floorPage);
 
   // Sign-ups 10,000 deep against near the root, and at once against one at a time: measured by
   // bench/purchase.ts in-process (cheap argon2, so the tree's share shows), with the servers
   // above stopped.
   for (const child of children) if (child.exitCode === null) await stop(child);
-  console.log("");
-  const signUpRun = Bun.spawnSync(["bun", "bench/purchase.ts", "--signups"], { cwd: ROOT, env: { ...process.env, BENCH_DATABASE_URL: BASE } });
-  const signUpOut = signUpRun.stdout.toString();
-  if (signUpRun.exitCode !== 0) throw new Error(`bench/purchase.ts --signups failed:\n${signUpOut}${signUpRun.stderr}`);
-  console.log(signUpOut.split("\n").filter((line) => line && !line.startsWith("SIGNUP_SUMMARY")).join("\n"));
-  const signUps = JSON.parse(/SIGNUP_SUMMARY (.*)/.exec(signUpOut)![1]!) as { nearRoot: number; deep: number; concurrent: number; sequential: number };
+  let signUps: { nearRoot: number; deep: number; concurrent: number; sequential: number } | undefined;
+  if (wanted("signups")) {
+    console.log("");
+    const signUpRun = Bun.spawnSync(["bun", "bench/purchase.ts", "--signups"], { cwd: ROOT, env: { ...process.env, BENCH_DATABASE_URL: BASE } });
+    const signUpOut = signUpRun.stdout.toString();
+    if (signUpRun.exitCode !== 0) throw new Error(`bench/purchase.ts --signups failed:\n${signUpOut}${signUpRun.stderr}`);
+    console.log(signUpOut.split("\n").filter((line) => line && !line.startsWith("SIGNUP_SUMMARY")).join("\n"));
+    signUps = JSON.parse(/SIGNUP_SUMMARY (.*)/.exec(signUpOut)![1]!);
+  }
 
   console.log(`\nSummary (${new Date().toISOString().slice(0, 10)})`);
-  const rows: [string, string, string][] = [
-    ["GET /, one process", `${fmt(landingRatio.bRps)}/s vs ${fmt(landingRatio.aRps)}/s`, `${x(landingRatio.ratio)} (target 0.8x)`],
-    ["GET /api/auth, one process", `${fmt(authRatio.bRps)}/s vs ${fmt(authRatio.aRps)}/s`, `${x(authRatio.ratio)} (target 0.5x)`],
-    ["purchases over HTTP, one process", `${fmt(purchaseRatio.bRps)}/s vs ${fmt(purchaseRatio.aRps)} tps`, `${x(purchaseRatio.ratio)} (target 0.3x)`],
-    ["GET /, WORKERS=2 vs 1", `${fmt(pagesScale.bRps)}/s vs ${fmt(pagesScale.aRps)}/s`, x(pagesScale.ratio)],
-    ["GET /api/auth, WORKERS=2 vs 1", `${fmt(authScale.bRps)}/s vs ${fmt(authScale.aRps)}/s`, x(authScale.ratio)],
-    ["memory at rest, heaviest process", `${heaviest.toFixed(0)} MB`, "(target 100 MB)"],
-  ];
+  const rows: [string, string, string][] = [];
+  if (landingRatio) rows.push(["GET /, one process", `${fmt(landingRatio.bRps)}/s vs ${fmt(landingRatio.aRps)}/s`, `${x(landingRatio.ratio)} (target 0.8x)`]);
+  if (authRatio) rows.push(["GET /api/auth, one process", `${fmt(authRatio.bRps)}/s vs ${fmt(authRatio.aRps)}/s`, `${x(authRatio.ratio)} (target 0.5x)`]);
+  if (purchaseRatio) rows.push(["purchases over HTTP, one process", `${fmt(purchaseRatio.bRps)}/s vs ${fmt(purchaseRatio.aRps)} tps`, `${x(purchaseRatio.ratio)} (target 0.3x)`]);
+  if (pagesScale) rows.push(["GET /, WORKERS=2 vs 1", `${fmt(pagesScale.bRps)}/s vs ${fmt(pagesScale.aRps)}/s`, x(pagesScale.ratio)]);
+  if (authScale) rows.push(["GET /api/auth, WORKERS=2 vs 1", `${fmt(authScale.bRps)}/s vs ${fmt(authScale.aRps)}/s`, x(authScale.ratio)]);
+  if (heaviest !== undefined) rows.push(["memory at rest, heaviest process", `${heaviest.toFixed(0)} MB`, "(target 100 MB)"]);
   if (lcp) rows.push(["landing LCP, mobile profile", `${lcp.landing.toFixed(0)} ms vs ${lcp.floor.toFixed(0)} ms`, `${x(lcp.landing / lcp.floor)} (target 1.5x)`]);
-  rows.push(
-    ["sign-up 10,000 deep vs depth 10", `${signUps.deep.toFixed(1)} ms vs ${signUps.nearRoot.toFixed(1)} ms`, `${x(signUps.deep / signUps.nearRoot)} (target 3x)`],
-    ["sign-ups: 16 at once vs one by one", `${fmt(signUps.concurrent)}/s vs ${fmt(signUps.sequential)}/s`, x(signUps.concurrent / signUps.sequential)],
-  );
+  if (signUps) {
+    rows.push(
+      ["sign-up 10,000 deep vs depth 10", `${signUps.deep.toFixed(1)} ms vs ${signUps.nearRoot.toFixed(1)} ms`, `${x(signUps.deep / signUps.nearRoot)} (target 3x)`],
+      ["sign-ups: 16 at once vs one by one", `${fmt(signUps.concurrent)}/s vs ${fmt(signUps.sequential)}/s`, x(signUps.concurrent / signUps.sequential)],
+    );
+  }
   for (const [what, figures, ratio] of rows) console.log(`  ${what.padEnd(34)} ${figures.padEnd(30)} ${ratio}`);
   exitCode = 0;
 } catch (error) {
