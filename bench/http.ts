@@ -233,6 +233,20 @@ async function pgbench(seconds = SECONDS): Promise<Run> {
   return { rps: tps, requests, seconds: requests / tps, timeouts: 0 };
 }
 
+/**
+ * The product's tables vacuumed and analyzed, as pgbench vacuums its own before each run and as
+ * autovacuum would (it is off on this machine's Postgres: without it, the planner plans for the
+ * empty tables the database started with, and a young table is read whole).
+ */
+async function vacuum() {
+  const pg = postgres(DB_URL, { max: 1, onnotice: () => {} });
+  try {
+    await pg.unsafe("VACUUM ANALYZE");
+  } finally {
+    await pg.end();
+  }
+}
+
 type Api = (method: string, path: string, body?: unknown, token?: string) => Promise<Record<string, unknown>>;
 
 /** Every level of both programs, in the order a member buys them: 3P 1, 6P 1, 3P 2, ... 6P 12. */
@@ -330,20 +344,6 @@ function buying(base: string, api: Api, adminToken: string, adminReferralId: str
       );
     }
     idle.push(...ready);
-  }
-
-  /**
-   * The product's tables vacuumed and analyzed, as pgbench vacuums its own before each run and as
-   * autovacuum would (it is off on this machine's Postgres: without it, the planner plans for
-   * the empty tables the database started with, and a young table is read whole).
-   */
-  async function vacuum() {
-    const pg = postgres(DB_URL, { max: 1, onnotice: () => {} });
-    try {
-      await pg.unsafe("VACUUM ANALYZE");
-    } finally {
-      await pg.end();
-    }
   }
 
   /**
@@ -529,10 +529,8 @@ try {
   await pg.end();
   const me = await api("GET", "/auth", undefined, token);
   if (JSON.stringify(me).length < 500) throw new Error("GET /api/auth answered too little");
-  // Statistics for the planner, as autovacuum would keep them (off on this machine; see vacuum()).
-  const analyzer = postgres(DB_URL, { max: 1, onnotice: () => {} });
-  await analyzer.unsafe("VACUUM ANALYZE");
-  await analyzer.end();
+  // Statistics for the planner, as autovacuum would keep them (see vacuum()).
+  await vacuum();
 
   // The landing page as a browser gets it: brotli once the server has compressed it.
   let landing: Response | undefined;
