@@ -6,6 +6,7 @@ import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LO
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { minutesOf, secondsInterval } from "./throttle";
+import { hot } from "./prepared";
 import { inTransaction } from "./tx";
 import { normalizeEmail } from "./util";
 
@@ -72,24 +73,18 @@ export interface TokenClaims {
 }
 
 /**
- * A user's session generation lives in `settings` under this key. Tokens carry the generation
- * they were made in; `revokeAllTokens` starts a new one, and every older token stops working.
+ * The user's current session generation (users.session_generation), for the tokens made now;
+ * undefined while none was started. Tokens carry the generation they were made in;
+ * `revokeAllTokens` starts a new one, and every older token stops working.
  */
-const generationKey = (userId: string) => `session_generation:${userId}`;
-
-/** The user's current session generation, for the tokens made now; undefined while none was started. */
 export async function sessionGeneration(db: Db, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, generationKey(userId)));
-  return row?.value;
+  const [row] = await db.select({ value: users.sessionGeneration }).from(users).where(eq(users.id, userId));
+  return row?.value ?? undefined;
 }
 
 /** Signs the user out everywhere: every token made before this call stops working. */
 export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
-  const value = crypto.randomUUID();
-  await db
-    .insert(settings)
-    .values({ key: generationKey(userId), value })
-    .onConflictDoUpdate({ target: settings.key, set: { value } });
+  await db.update(users).set({ sessionGeneration: crypto.randomUUID() }).where(eq(users.id, userId));
   // Every open stream of the user ends too (at commit when `db` is a transaction).
   await signalStreamsClosed(db, userId);
 }
@@ -97,8 +92,6 @@ export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
 export interface TokenUser {
   id: string;
   role: Role;
-  /** Whether the user's second factor is on; read for admins only (ADMIN_REQUIRE_2FA asks it of them), false for members. */
-  twoFactor: boolean;
 }
 
 /** What the database says about a token's user, read in the same statement as the user (see `tokenVerdict`). */
@@ -109,7 +102,6 @@ export interface TokenRow {
   revoked: boolean;
   /** The user's current session generation; null while none was started. */
   generation: string | null;
-  twoFactor: boolean;
 }
 
 /** The columns of a TokenRow, for a select from `users` that has the token's jti as the placeholder `jti`. */
@@ -117,9 +109,7 @@ export const tokenColumns = () => ({
   id: users.id,
   role: users.role,
   revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder("jti")})`,
-  generation: sql<string | null>`(SELECT value FROM settings WHERE key = 'session_generation:' || ${users.id})`,
-  // Asked of admins only (ADMIN_REQUIRE_2FA is about them): a member's row costs no look-up.
-  twoFactor: sql<boolean>`CASE WHEN ${users.role} = 'admin' THEN EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${users.id} AND secret IS NOT NULL) ELSE false END`,
+  generation: users.sessionGeneration,
 });
 
 /**
@@ -129,7 +119,7 @@ export const tokenColumns = () => ({
 export function tokenVerdict(row: TokenRow | undefined, claims: TokenClaims): TokenUser | null {
   if (!row || row.revoked) return null;
   if (row.generation !== null && row.generation !== claims.gen) return null;
-  return { id: row.id, role: row.role, twoFactor: Boolean(row.twoFactor) };
+  return { id: row.id, role: row.role };
 }
 
 /**
@@ -147,16 +137,18 @@ export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
 }
 
 const tokenUserStatement = preparedPer((db) =>
-  db
-    .select(tokenColumns())
-    .from(users)
-    .where(and(eq(users.id, sql.placeholder("sub")), isNull(users.deletedAt)))
-    .prepare("token_user"),
+  hot(
+    db
+      .select(tokenColumns())
+      .from(users)
+      .where(and(eq(users.id, sql.placeholder("sub")), isNull(users.deletedAt)))
+      .prepare("token_user"),
+  ),
 );
 
 /** The user a token speaks for, when the token is not revoked and the user not deleted. One round trip. */
 export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
-  const [row] = await tokenUserStatement(db).execute({ sub: claims.sub, jti: claims.jti });
+  const [row] = await tokenUserStatement(db)({ sub: claims.sub, jti: claims.jti });
   return tokenVerdict(row, claims);
 }
 

@@ -102,6 +102,12 @@ export interface TwoFactorStatus {
   recoveryCodesLeft: number;
 }
 
+/** Whether the user's second factor is on: one look-up by primary key (requireUser asks it of admins when ADMIN_REQUIRE_2FA is on). */
+export async function twoFactorOn(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ on: sql<boolean>`${twoFactor.secret} IS NOT NULL` }).from(twoFactor).where(eq(twoFactor.userId, userId));
+  return row?.on === true;
+}
+
 export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
   const [row] = await db.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId));
   const [left] = await db.select({ n: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));

@@ -7,6 +7,7 @@ import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
 import { preparedPer, tokenColumns, tokenVerdict, type TokenClaims, type TokenUser } from "./sessions";
+import { hot } from "./prepared";
 import { takeHit } from "./throttle";
 import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
@@ -170,33 +171,34 @@ type MemberValues = [string, string, string, string | null, number, string, stri
  * Everything GET /api/auth answers, and what the token check needs, in one statement (one
  * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
  * they hold (their user_levels rows, read through the primary key), the unread notifications,
- * and the token's revocation, the session generation and the second factor. Placeholders:
- * `id`, `jti`.
+ * and the token's revocation and session generation. Placeholders: `id`, `jti`.
  */
 const memberStatement = preparedPer((db) => {
   const referrer = alias(users, "referrer");
-  return db
-    .select({
-      ...tokenColumns(),
-      values: sql<string>`json_build_array(
-        ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
-        floor(extract(epoch from ${users.createdAt}) * 1000),
-        ${accounts.balance}::text, ${accounts.held}::text,
-        ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
-        (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
-        /* The header's bell (the partial index notifications_unread_idx). */
-        (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
-      )::text`,
-    })
-    .from(users)
-    .innerJoin(accounts, eq(accounts.id, users.id))
-    .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
-    .leftJoin(referrer, eq(referrer.id, users.referrerId))
-    .where(and(eq(users.id, sql.placeholder("id")), isNull(users.deletedAt)))
-    .prepare("current_member");
+  return hot(
+    db
+      .select({
+        ...tokenColumns(),
+        values: sql<string>`json_build_array(
+          ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
+          floor(extract(epoch from ${users.createdAt}) * 1000),
+          ${accounts.balance}::text, ${accounts.held}::text,
+          ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
+          (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
+          /* The header's bell (the partial index notifications_unread_idx). */
+          (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
+        )::text`,
+      })
+      .from(users)
+      .innerJoin(accounts, eq(accounts.id, users.id))
+      .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
+      .leftJoin(referrer, eq(referrer.id, users.referrerId))
+      .where(and(eq(users.id, sql.placeholder("id")), isNull(users.deletedAt)))
+      .prepare("current_member"),
+  );
 });
 
-type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>["execute"]>>[number];
+type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>>>[number];
 
 /**
  * The member as GET /api/auth answers it (money still in cents). Every level of both programs,
@@ -238,7 +240,7 @@ export type CurrentUser = ReturnType<typeof memberOf>;
 
 /** The signed-in user as GET /api/auth answers it (money still in cents). One round trip. */
 export async function currentUser(db: Db, id: string): Promise<CurrentUser> {
-  const [row] = await memberStatement(db).execute({ id, jti: "" });
+  const [row] = await memberStatement(db)({ id, jti: "" });
   return row ? memberOf(row) : refuse("bad_token");
 }
 
@@ -258,7 +260,7 @@ export interface SignedInMember {
  * of an older session generation, or its user is gone; `tokenVerdict`), and that member.
  */
 export async function memberForToken(db: Db, claims: TokenClaims): Promise<SignedInMember | null> {
-  const [row] = await memberStatement(db).execute({ id: claims.sub, jti: claims.jti });
+  const [row] = await memberStatement(db)({ id: claims.sub, jti: claims.jti });
   const user = tokenVerdict(row, claims);
   if (!user || !row) return null;
   // The id and role are the token's user's; the rest is the one json text.

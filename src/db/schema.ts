@@ -39,6 +39,12 @@ export const users = pgTable(
     chainId: text("chain_id").notNull(),
     createdAt: createdAt(),
     deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The user's session generation (src/core/sessions.ts): tokens carry the one they were made
+     * in, and signing out everywhere starts a new one. Null until the first time. Read with the
+     * user by every token check, so it lives on the row that check reads anyway.
+     */
+    sessionGeneration: text("session_generation"),
   },
   (t) => [
     uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),

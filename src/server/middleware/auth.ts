@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { tokenUser, type TokenClaims } from "../../core/sessions";
+import { twoFactorOn } from "../../core/twoFactor";
 import { readToken } from "../tokens";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
@@ -50,14 +51,16 @@ async function identify(c: Context<AppEnv>): Promise<Response | undefined> {
  *
  * With ADMIN_REQUIRE_2FA=1, an admin whose second factor is off is refused here too (403,
  * "two_factor_required"): such a token reaches only the routes behind `requireSignedIn` (who am
- * I, logout, and the 2FA set-up). The check is made on every request, so the same token works
- * everywhere as soon as 2FA is on.
+ * I, logout, and the 2FA set-up). The check is made on every request of an admin (a look-up of
+ * its own, which members' requests never make), so the same token works everywhere as soon as
+ * 2FA is on.
  */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
   const refused = await identify(c);
   if (refused) return refused;
   const user = c.get("user");
-  if (user.role === "admin" && !user.twoFactor && c.get("deps").config.adminRequire2fa) return refusal(c, "two_factor_required");
+  const { db, config } = c.get("deps");
+  if (user.role === "admin" && config.adminRequire2fa && !(await twoFactorOn(db, user.id))) return refusal(c, "two_factor_required");
   await next();
 });
 
