@@ -3,6 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
+import { runPrepared } from "../core/prepared";
+import { TEST_DATABASE_URL } from "../testing/db";
 import { DataDirInUse, LOCK_FILE, lockDataDir, openDatabase, rowsOf } from "./client";
 
 // One process per embedded data folder: a second open (another server, or this process again)
@@ -105,4 +107,27 @@ test("a lock left by a process that is gone is stale and taken over; one of a li
   }
   // Dead now: stale.
   lockDataDir(dir).release();
+});
+
+test.skipIf(!TEST_DATABASE_URL)("on Postgres every statement runs on its generic plan, planned once per connection, however the tables grow", async () => {
+  const database = await openDatabase({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+  try {
+    const { db } = database;
+    await db.execute(sql`CREATE TEMP TABLE plan_probe (id int PRIMARY KEY, v text)`);
+    const probe = (id: number) => runPrepared(db, "plan_probe", sql`SELECT v FROM plan_probe WHERE id = ${id}`);
+    // Prepared while the table is empty...
+    for (let i = 0; i < 8; i++) await probe(i);
+    // ...then the table grows and is analyzed, as autovacuum would.
+    await db.execute(sql`INSERT INTO plan_probe SELECT g, 'v' || g FROM generate_series(1, 20000) g`);
+    await db.execute(sql`ANALYZE plan_probe`);
+    for (let i = 0; i < 8; i++) await probe(i);
+    const [plans] = rowsOf<{ generic: number; custom: number }>(
+      await db.execute(sql`SELECT generic_plans::int AS generic, custom_plans::int AS custom FROM pg_prepared_statements WHERE statement LIKE '%FROM plan_probe WHERE id%'`),
+    );
+    // Postgres's own choice would plan the first five executions each (custom plans), and may go
+    // on planning every execution once the table has grown (see PLAN_CACHE_MODE in client.ts).
+    expect(plans).toEqual({ generic: 16, custom: 0 });
+  } finally {
+    await database.close();
+  }
 });

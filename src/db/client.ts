@@ -28,11 +28,25 @@ export interface DatabaseOptions {
   max?: number;
 }
 
+/**
+ * Prepared statements (the named ones: `runPrepared`, `.prepare(name)`, `hot`) run on their
+ * generic plan, planned once per connection. Left to itself, Postgres chooses between the
+ * generic plan and a new plan per execution by comparing the generic plan's cost with the
+ * average cost of the first few per-execution plans, and that average is kept for the life of
+ * the connection. A connection that prepared a statement while the tables were nearly empty kept
+ * a low average; once they grew, the generic plan looked dearer, and Postgres planned the
+ * statement again on every execution: GET /api/auth fell from about 12,000 to 3,000 a second
+ * after some 20,000 purchases, on the connections opened before them, while new connections
+ * stayed fast (bench/RESULTS.md). These statements find their rows by key, or name a partial
+ * index's condition in their text, so the generic plan is the plan they would get anyway.
+ */
+const PLAN_CACHE_MODE = "force_generic_plan";
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.databaseUrl, { max: options.max ?? 10, onnotice: () => {} });
+    const client = postgres(options.databaseUrl, { max: options.max ?? 10, onnotice: () => {}, connection: { plan_cache_mode: PLAN_CACHE_MODE } });
     return {
       db: drizzle(client, { schema }) as unknown as Db,
       kind: "postgres",
