@@ -6,6 +6,7 @@ import { onPostgres } from "../testing/db";
 import { adminIdOf, joinUnder, run } from "../testing/domain";
 import { expectTreeInvariants } from "../testing/invariants";
 import { useDatabase } from "../testing/useHarness";
+import { teamWithSql } from "./teams";
 import { currentUser, deleteUser } from "./users";
 
 // docs/rules.md#teams: team sizes from team_sums (teams.ts) against the slow count of the tree
@@ -77,4 +78,33 @@ test.skipIf(!onPostgres)("sign-ups and deletions all over a deep line, at once, 
   ]);
   await expectTreeInvariants(database.db);
   expect(await teamOf(line[0]!)).toBe(line.length - 1 + 2 * branches.length + line.length);
+});
+
+test("a team size reads about 30 of its chain's team_sums rows by key, even on the one plan made for every execution, on a chain 10,000 long", async () => {
+  const { db } = database;
+  // A chain as long as a line 10,000 deep (4 shards a node), among many short ones.
+  await db.execute(sql`INSERT INTO team_sums (chain_id, node, shard, n) SELECT 'probe-long', g, s, 1 FROM generate_series(1, 10000) g, generate_series(0, 3) s`);
+  await db.execute(sql`INSERT INTO team_sums (chain_id, node, shard, n) SELECT 'probe-' || c, g, 0, 1 FROM generate_series(1, 3000) c, generate_series(1, 3) g`);
+  try {
+    await db.execute(sql`ANALYZE team_sums`);
+    const [plan, value] = await db.transaction(async (tx) => {
+      // The generic plan, the one every prepared statement gets on Postgres (src/db/client.ts).
+      await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
+      await tx.execute(sql.raw(`PREPARE team_probe(text, integer) AS SELECT ${teamWithSql("$1", "$2")} AS n`));
+      const explained = rowsOf<{ "QUERY PLAN": unknown }>(await tx.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE team_probe('probe-long', 5)`));
+      const [row] = rowsOf<{ n: number }>(await tx.execute(sql`EXECUTE team_probe('probe-long', 5)`));
+      await tx.execute(sql`DEALLOCATE team_probe`);
+      return [JSON.stringify(explained[0]!["QUERY PLAN"]), row!.n] as const;
+    });
+    // Nodes 6, 8, 16, ..., 8192 exist (2^31 and the like do not): 12 of them, 4 shards each.
+    expect(value).toBe(12 * 4);
+    const scans = [...plan.matchAll(/"Relation Name":"team_sums"[^}]*?"Actual Rows":(\d+)/g)].map((m) => Number(m[1]));
+    expect(plan).toContain("node = ANY");
+    expect(plan).toMatch(/"Index Cond":"\(\(chain_id = \$1\) AND \(node = ANY/);
+    expect(plan).not.toContain("Rows Removed by Filter");
+    expect(scans.length).toBeGreaterThan(0);
+    expect(scans.every((rows) => rows <= 31 * 4)).toBe(true);
+  } finally {
+    await db.execute(sql`DELETE FROM team_sums WHERE chain_id LIKE 'probe-%'`);
+  }
 });
