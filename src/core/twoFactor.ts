@@ -109,9 +109,8 @@ export async function twoFactorOn(db: Db, userId: string): Promise<boolean> {
 }
 
 export async function twoFactorStatus(db: Db, userId: string): Promise<TwoFactorStatus> {
-  const [row] = await db.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId));
+  const enabled = await twoFactorOn(db, userId);
   const [left] = await db.select({ n: count() }).from(recoveryCodes).where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
-  const enabled = Boolean(row?.secret);
   return { enabled, recoveryCodesLeft: enabled ? (left?.n ?? 0) : 0 };
 }
 
