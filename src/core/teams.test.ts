@@ -80,31 +80,44 @@ test.skipIf(!onPostgres)("sign-ups and deletions all over a deep line, at once, 
   expect(await teamOf(line[0]!)).toBe(line.length - 1 + 2 * branches.length + line.length);
 });
 
-test("a team size reads about 30 of its chain's team_sums rows by key, even on the one plan made for every execution, on a chain 10,000 long", async () => {
+test("a team size reads its chain's team_sums rows by key, about 30 on a chain 10,000 long and a few on a short one, even on the one plan made for every execution", async () => {
   const { db } = database;
   // A chain as long as a line 10,000 deep (4 shards a node), among many short ones.
   await db.execute(sql`INSERT INTO team_sums (chain_id, node, shard, n) SELECT 'probe-long', g, s, 1 FROM generate_series(1, 10000) g, generate_series(0, 3) s`);
   await db.execute(sql`INSERT INTO team_sums (chain_id, node, shard, n) SELECT 'probe-' || c, g, 0, 1 FROM generate_series(1, 20000) c, generate_series(1, 2) g`);
   try {
     await db.execute(sql`ANALYZE team_sums`);
-    const [plan, value] = await db.transaction(async (tx) => {
+    const [[plan, value], [shortPlan, shortValue]] = await db.transaction(async (tx) => {
       // The generic plan, the one every prepared statement gets on Postgres (src/db/client.ts).
       await tx.execute(sql`SET LOCAL plan_cache_mode = force_generic_plan`);
       await tx.execute(sql.raw(`PREPARE team_probe(text, integer) AS SELECT ${teamWithSql("$1", "$2")} AS n`));
-      const explained = rowsOf<{ "QUERY PLAN": PlanNode[] }>(await tx.execute(sql`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE team_probe('probe-long', 5)`));
-      const [row] = rowsOf<{ n: number }>(await tx.execute(sql`EXECUTE team_probe('probe-long', 5)`));
+      // (Constants of this test, written into the text: EXECUTE takes no bound parameters.)
+      const probe = async (chain: string, depth: number) => {
+        const explained = rowsOf<{ "QUERY PLAN": PlanNode[] }>(await tx.execute(sql`${sql.raw(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE team_probe('${chain}', ${depth})`)}`));
+        const [row] = rowsOf<{ n: number }>(await tx.execute(sql.raw(`EXECUTE team_probe('${chain}', ${depth})`)));
+        return [explained[0]!["QUERY PLAN"][0]!.Plan!, row!.n] as const;
+      };
+      const answers = [await probe("probe-long", 5), await probe("probe-7", 0)] as const;
       await tx.execute(sql`DEALLOCATE team_probe`);
-      return [explained[0]!["QUERY PLAN"][0]!.Plan, row!.n] as const;
+      return answers;
     });
     // Nodes 6, 8, 16, ..., 8192 exist (2^31 and the like do not): 12 of them, 4 shards each.
     expect(value).toBe(12 * 4);
-    const scans = nodesOf(plan!).filter((node) => node["Relation Name"] === "team_sums");
-    expect(scans.length).toBeGreaterThan(0);
-    for (const scan of scans) {
-      // Both key columns in the index condition; nothing read and thrown away.
-      expect(scan["Index Cond"]).toMatch(/chain_id = .* AND .*node = /);
+    expect(probesOf(plan)).toBe(12);
+    // A chain of two positions: nodes 1 and 2, the only ones under its last node.
+    expect(shortValue).toBe(2);
+    expect(probesOf(shortPlan)).toBe(2);
+    for (const scan of [plan, shortPlan].flatMap(nodesOf).filter((node) => node["Relation Name"] === "team_sums")) {
       expect(scan["Rows Removed by Filter"] ?? 0).toBe(0);
-      expect(scan["Actual Rows"]! * scan["Actual Loops"]!).toBeLessThanOrEqual(31 * 4);
+      if (scan.Alias === "last") {
+        // The chain's last node: one step back along the key, once.
+        expect(scan["Index Cond"]).toMatch(/chain_id = /);
+        expect(scan["Actual Rows"]! * scan["Actual Loops"]!).toBeLessThanOrEqual(1);
+      } else {
+        // Both key columns in the index condition; nothing read and thrown away.
+        expect(scan["Index Cond"]).toMatch(/chain_id = .* AND .*node = /);
+        expect(scan["Actual Rows"]! * scan["Actual Loops"]!).toBeLessThanOrEqual(31 * 4);
+      }
     }
   } finally {
     await db.execute(sql`DELETE FROM team_sums WHERE chain_id LIKE 'probe-%'`);
@@ -115,6 +128,7 @@ interface PlanNode {
   Plan?: PlanNode;
   Plans?: PlanNode[];
   "Relation Name"?: string;
+  Alias?: string;
   "Index Cond"?: string;
   "Rows Removed by Filter"?: number;
   "Actual Rows"?: number;
@@ -122,3 +136,9 @@ interface PlanNode {
 }
 
 const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** How many look-ups of a node the plan made (the scans of team_sums other than the last node's). */
+const probesOf = (plan: PlanNode) =>
+  nodesOf(plan)
+    .filter((node) => node["Relation Name"] === "team_sums" && node.Alias !== "last")
+    .reduce((loops, node) => loops + node["Actual Loops"]!, 0);

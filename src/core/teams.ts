@@ -16,8 +16,9 @@ import { runPrepared } from "./prepared";
  * So each chain keeps a Fenwick tree over the position p = depth + 1 (table team_sums, written
  * by migration 0011): node i holds how many ways up cross the chain at positions i to
  * i + lowbit(i) - 1. A crossing at p adds 1 to the nodes p & ~(2^k - 1) (about log2(p) of them);
- * the count from depth d down is the sum of the nodes (d | (2^k - 1)) + 1 (teamWithSql): about
- * 30 primary-key probes, whatever the team's size.
+ * the count from depth d down is the sum of the nodes (d | (2^k - 1)) + 1 up to the chain's last
+ * node (teamWithSql): at most about 30 primary-key probes, whatever the team's size, and only a
+ * few on a short chain.
  *
  * Every node's count is split over TEAM_SHARDS rows, and each sign-up writes one shard picked
  * at random, so two sign-ups wait on each other's rows only when their shards meet.
@@ -85,12 +86,16 @@ export const teamWithSql = (chain: string, depth: string) => dialect.sqlToQuery(
 /** teamWithSql as drizzle SQL (the one place the formula is written): `chain` and `depth` are columns or SQL, or values (sent as parameters). */
 function teamWith(chain: SQLWrapper | string, depth: SQLWrapper | number): SQL<number> {
   // Mask 2^k - 1 adds a node only where bit k - 1 of the depth is 0 (else it is the node of
-  // mask 2^(k-1) - 1 again): each node once. OFFSET 0 keeps the look-up a subquery of its own,
-  // run once per mask on the primary key (chain_id, node), whatever Postgres thinks of the chain.
+  // mask 2^(k-1) - 1 again): each node once. No node past the chain's last one holds anything,
+  // so those are not looked up: a chain of a few users costs a few look-ups, not 30 (the last
+  // node is one backward step of the same key, run once per team). OFFSET 0 keeps the look-up a
+  // subquery of its own, run once per mask on the primary key (chain_id, node), whatever
+  // Postgres thinks of the chain.
   return sql<number>`(SELECT coalesce(sum(t.n), 0)::integer
     FROM unnest(${sql.raw(`'{${MASKS.join(",")}}'::integer[]`)}) AS m,
       LATERAL (SELECT s.n FROM team_sums s WHERE s.chain_id = ${chain} AND s.node = ((${depth})::integer | m) + 1 OFFSET 0) t
-    WHERE m = 0 OR ((${depth})::integer & ((m + 1) >> 1)) = 0)`;
+    WHERE (m = 0 OR ((${depth})::integer & ((m + 1) >> 1)) = 0)
+      AND ((${depth})::integer | m) < (SELECT max(last.node) FROM team_sums last WHERE last.chain_id = ${chain}))`;
 }
 
 /**
