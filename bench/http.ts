@@ -12,8 +12,8 @@
  *
  * - GET /           against a bare Hono app answering the same bytes (the landing page exactly
  *                   as the server sent it: brotli, as browsers ask);
- * - GET /api/auth   (a member with five levels) against a bare Hono + postgres.js app making
- *                   one trivial query per request;
+ * - GET /api/auth   (64 members with five levels each, in turn) against a bare Hono +
+ *                   postgres.js app making one trivial query per request;
  *
  * wrk with 32 connections for --seconds each, server and floor alternately (the order swapped
  * every round, so load drift falls on both alike); the ratio is of the totals.
@@ -76,6 +76,8 @@ const TPCB_DB = `bench_tpcb_${process.pid}`;
 const TPCB_URL = Object.assign(new URL(BASE), { pathname: `/${TPCB_DB}` }).toString();
 const TPCB_SCALE = 16;
 const BUYING_CLIENTS = 16;
+/** The members GET /api/auth is asked for, in turn. */
+const AUTH_MEMBERS = 64;
 
 for (const [tool, install] of [["wrk", "wrk"], ["pgbench", "postgresql-client"]] as const) {
   if (Bun.spawnSync(["which", tool]).exitCode !== 0) {
@@ -147,9 +149,10 @@ interface Run {
 }
 
 /** One wrk run; refuses a run with errors or non-2xx answers. */
-function wrk(url: string, headers: Record<string, string>, seconds = SECONDS): Run {
+function wrk(url: string, headers: Record<string, string>, seconds = SECONDS, script?: string): Run {
   const args = ["wrk", "-t2", `-c${CONNECTIONS}`, `-d${seconds}s`];
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
+  if (script) args.push("-s", script);
   const run = Bun.spawnSync([...args, url]);
   const out = run.stdout.toString();
   if (run.exitCode !== 0) throw new Error(`wrk failed: ${run.stderr.toString()}`);
@@ -506,7 +509,8 @@ try {
   const one = await server(p1, 1);
   const s1 = `http://127.0.0.1:${p1}`;
 
-  // A member with five levels held (the answer's usual size), signed in through the API.
+  // Members with five levels held each (the answer's usual size), in a small random tree (each
+  // under a random earlier one, the first under the admin), signed in through the API.
   const api = async (method: string, path: string, body?: unknown, token?: string) => {
     const res = await fetch(`${s1}/api${path}`, {
       method,
@@ -518,15 +522,34 @@ try {
   };
   const adminToken = (await api("POST", "/auth/login", ADMIN)).token as string;
   const { referralId } = await api("GET", "/auth/admin-referral-id", undefined, adminToken);
-  const member = { name: "Bench Member", email: "member@bench.local", password: "bench-member-password" };
-  await api("POST", "/auth/register", { ...member, referralId });
-  const token = (await api("POST", "/auth/login", { email: member.email, password: member.password })).token as string;
+  const tokens: string[] = [];
+  const referralIds = [referralId as string];
+  for (let i = 0; i < AUTH_MEMBERS; i++) {
+    const member = { name: `Bench Member ${i}`, email: `member${i}@bench.local`, password: "bench-member-password" };
+    await api("POST", "/auth/register", { ...member, referralId: referralIds[Math.floor(Math.random() * referralIds.length)] });
+    const token = (await api("POST", "/auth/login", { email: member.email, password: member.password })).token as string;
+    referralIds.push((await api("GET", "/auth", undefined, token)).myReferralId as string);
+    tokens.push(token);
+  }
   const pg = postgres(DB_URL, { max: 1, onnotice: () => {} });
   await pg`INSERT INTO user_levels (user_id, program, level, status, cycles, slots, chain_id, depth)
     SELECT u.id, l.program, l.level, 'active', l.level - 1, ARRAY['someone', 'someone else'], u.chain_id, u.depth
     FROM users u, (VALUES ('3p', 1), ('3p', 2), ('3p', 3), ('6p', 1), ('6p', 2)) AS l(program, level)
-    WHERE u.email = ${member.email}`;
+    WHERE u.email LIKE 'member%@bench.local'`;
   await pg.end();
+  // wrk asks for each member in turn (each of its threads from a place of its own in the list).
+  const tokensScript = join(tmpdir(), `bench-http-tokens-${process.pid}.lua`);
+  await Bun.write(
+    tokensScript,
+    `local tokens = { ${tokens.map((t) => JSON.stringify(t)).join(", ")} }
+local i = math.random(#tokens)
+request = function()
+  i = i % #tokens + 1
+  return wrk.format("GET", nil, { ["x-auth-token"] = tokens[i] })
+end
+`,
+  );
+  const token = tokens[0]!;
   const me = await api("GET", "/auth", undefined, token);
   if (JSON.stringify(me).length < 500) throw new Error("GET /api/auth answered too little");
   // Statistics for the planner, as autovacuum would keep them (see vacuum()).
@@ -548,7 +571,7 @@ try {
   const landingBytes = Bun.file(pageFile).size;
 
   const page = (base: string) => (seconds?: number) => wrk(`${base}/`, { "Accept-Encoding": BROWSER_ENCODINGS }, seconds);
-  const auth = (base: string) => (seconds?: number) => wrk(`${base}/api/auth`, { "x-auth-token": token }, seconds);
+  const auth = (base: string) => (seconds?: number) => wrk(`${base}/api/auth`, {}, seconds, tokensScript);
   const floorPage = `http://127.0.0.1:${pPage}`;
   const floorDb = `http://127.0.0.1:${pDb}`;
   // Warm-up: JIT, pools, the pages' first renders.

@@ -1,10 +1,10 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { and, eq, gt, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accounts, users } from "../db/schema";
 import { ADMIN } from "../testing/db";
 import { useDatabase } from "../testing/useHarness";
-import { hot } from "./prepared";
+import { gathered, hot } from "./prepared";
 
 let database: Database;
 useDatabase((made) => (database = made));
@@ -53,4 +53,57 @@ test("a hot select refuses a call without its placeholder's value, and fails as 
   const error = await broken({ zero: 0 }).catch((e: unknown) => e);
   expect(String((error as Error).message)).toContain("Failed query");
   expect(String(((error as Error).cause as Error)?.message)).toContain("division by zero");
+});
+
+describe("gathered", () => {
+  /** A `many` that records each call's inputs and answers when told to. */
+  function recorder() {
+    const calls: { inputs: number[]; answer: () => void; fail: (error: Error) => void }[] = [];
+    const many = (inputs: number[]) =>
+      new Promise<string[]>((resolve, reject) => {
+        calls.push({ inputs, answer: () => resolve(inputs.map((n) => `answer ${n}`)), fail: reject });
+      });
+    return { calls, many };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  test("a call made while a turn is free goes at once and alone; calls made while all are busy wait, and the next free turn answers them together, each its own", async () => {
+    const { calls, many } = recorder();
+    const one = gathered(many, { inFlight: 2, max: 3 });
+    const answers = [1, 2, 3, 4, 5, 6, 7].map((n) => one(n));
+    expect(calls.map((c) => c.inputs)).toEqual([[1], [2]]);
+    calls[1]!.answer();
+    await settle();
+    // The free turn takes the waiting ones, in order, at most `max`.
+    expect(calls.map((c) => c.inputs)).toEqual([[1], [2], [3, 4, 5]]);
+    calls[0]!.answer();
+    await settle();
+    expect(calls.map((c) => c.inputs)).toEqual([[1], [2], [3, 4, 5], [6, 7]]);
+    calls[2]!.answer();
+    calls[3]!.answer();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3, 4, 5, 6, 7].map((n) => `answer ${n}`));
+    // Quiet again: the next call goes at once.
+    const later = one(8);
+    expect(calls.at(-1)!.inputs).toEqual([8]);
+    calls.at(-1)!.answer();
+    expect(await later).toBe("answer 8");
+  });
+
+  test("when `many` fails, the calls it was answering fail with its error, and the others do not", async () => {
+    const { calls, many } = recorder();
+    const one = gathered(many, { inFlight: 1, max: 10 });
+    const first = one(1);
+    const waiting = [one(2), one(3)];
+    calls[0]!.answer();
+    await settle();
+    expect(calls[1]!.inputs).toEqual([2, 3]);
+    calls[1]!.fail(new Error("the database is gone"));
+    expect(await first).toBe("answer 1");
+    for (const call of waiting) await expect(call).rejects.toThrow("the database is gone");
+    await settle();
+    const next = one(4);
+    expect(calls.at(-1)!.inputs).toEqual([4]);
+    calls.at(-1)!.answer();
+    expect(await next).toBe("answer 4");
+  });
 });

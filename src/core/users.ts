@@ -6,8 +6,8 @@ import { LEVELS_PER_PROGRAM, type LevelStatus, PROGRAMS, type ProgramId, SEARCH_
 import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
-import { preparedPer, tokenColumns, tokenVerdict, type TokenClaims, type TokenUser } from "./sessions";
-import { hot } from "./prepared";
+import { preparedPer, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
+import { gathered, preparedRaw } from "./prepared";
 import { takeHit } from "./throttle";
 import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
@@ -167,38 +167,74 @@ type HeldLevel = [ProgramId, number, LevelStatus, number, string[]];
  */
 type MemberValues = [string, string, string, string | null, number, string, string, number, number, HeldLevel[] | null, number];
 
+/** A row of the member statement: the token's verdict's columns, and the member's values. */
+interface MemberRow extends TokenRow {
+  /** Which of the statement's asks the row answers (1: the first). */
+  ord: number;
+  /** MemberValues as json text. */
+  values: string;
+}
+
 /**
  * Everything GET /api/auth answers, and what the token check needs, in one statement (one
  * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
  * they hold (their user_levels rows, read through the primary key), the unread notifications,
- * and the token's revocation and session generation. Placeholders: `id`, `jti`.
+ * and the token's revocation and session generation. For many members at once: the placeholder
+ * `asks` is a json array of [user id, token id] pairs, and each row says which pair it answers
+ * (`ord`); a pair whose user is gone or deleted has no row.
  */
 const memberStatement = preparedPer((db) => {
   const referrer = alias(users, "referrer");
-  return hot(
-    db
-      .select({
-        ...tokenColumns(),
-        values: sql<string>`json_build_array(
-          ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
-          floor(extract(epoch from ${users.createdAt}) * 1000),
-          ${accounts.balance}::text, ${accounts.held}::text,
-          ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
-          (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
-          /* The header's bell (the partial index notifications_unread_idx). */
-          (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
-        )::text`,
-      })
-      .from(users)
-      .innerJoin(accounts, eq(accounts.id, users.id))
-      .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
-      .leftJoin(referrer, eq(referrer.id, users.referrerId))
-      .where(and(eq(users.id, sql.placeholder("id")), isNull(users.deletedAt)))
-      .prepare("current_member"),
+  return preparedRaw<MemberRow>(
+    db,
+    "current_members",
+    // Each pair's member is a subquery of its own (OFFSET 0), run once per pair through the
+    // primary keys, as for one member: joined to the list as a whole, Postgres would plan for
+    // a list of a hundred and scan whole tables.
+    sql`SELECT ask.ord::integer AS ord, member.*
+      FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
+      LATERAL (
+        SELECT ${users.id} AS id, ${users.role} AS role,
+          EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.jti = ask.pair->>1) AS revoked,
+          ${users.sessionGeneration} AS generation,
+          json_build_array(
+            ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
+            floor(extract(epoch from ${users.createdAt}) * 1000),
+            ${accounts.balance}::text, ${accounts.held}::text,
+            ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
+            (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
+            /* The header's bell (the partial index notifications_unread_idx). */
+            (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
+          )::text AS values
+        FROM ${users}
+          JOIN ${accounts} ON ${accounts.id} = ${users.id}
+          LEFT JOIN ${teamCounts} ON ${teamCounts.userId} = ${users.id}
+          LEFT JOIN ${users} AS ${referrer} ON ${referrer.id} = ${users.referrerId}
+        WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL
+        OFFSET 0
+      ) AS member`,
   );
 });
 
-type MemberRow = Awaited<ReturnType<ReturnType<typeof memberStatement>>>[number];
+/**
+ * Member statements running at once, per database (the rest of the pool is left to everything
+ * else), and the most members one of them reads.
+ */
+const MEMBER_STATEMENTS = { inFlight: 2, max: 64 };
+
+/**
+ * The member statement's row for one [user id, token id] pair (undefined: no such user, or
+ * deleted). Pairs asked while the member statements are busy share the next one (`gathered`):
+ * GET /api/auth is what every open dashboard asks most, and Postgres and the driver spend
+ * less on one statement for many members than on one statement each.
+ */
+const memberRow = preparedPer((db) =>
+  gathered(async (pairs: [string, string][]) => {
+    const answers: (MemberRow | undefined)[] = new Array(pairs.length);
+    for (const row of await memberStatement(db)({ asks: JSON.stringify(pairs) })) answers[row.ord - 1] = row;
+    return answers;
+  }, MEMBER_STATEMENTS),
+);
 
 /**
  * The member as GET /api/auth answers it (money still in cents). Every level of both programs,
@@ -240,7 +276,7 @@ export type CurrentUser = ReturnType<typeof memberOf>;
 
 /** The signed-in user as GET /api/auth answers it (money still in cents). One round trip. */
 export async function currentUser(db: Db, id: string): Promise<CurrentUser> {
-  const [row] = await memberStatement(db)({ id, jti: "" });
+  const row = await memberRow(db)([id, ""]);
   return row ? memberOf(row) : refuse("bad_token");
 }
 
@@ -260,7 +296,7 @@ export interface SignedInMember {
  * of an older session generation, or its user is gone; `tokenVerdict`), and that member.
  */
 export async function memberForToken(db: Db, claims: TokenClaims): Promise<SignedInMember | null> {
-  const [row] = await memberStatement(db)({ id: claims.sub, jti: claims.jti });
+  const row = await memberRow(db)([claims.sub, claims.jti]);
   const user = tokenVerdict(row, claims);
   if (!user || !row) return null;
   // The id and role are the token's user's; the rest is the one json text.

@@ -131,3 +131,19 @@ test.skipIf(!TEST_DATABASE_URL)("on Postgres every statement runs on its generic
     await database.close();
   }
 });
+
+test.skipIf(!TEST_DATABASE_URL)("on Postgres a row is found through its key even in a table of one page (as a young database's are)", async () => {
+  const database = await openDatabase({ databaseUrl: TEST_DATABASE_URL, max: 1 });
+  try {
+    const { db } = database;
+    await db.execute(sql`CREATE TEMP TABLE page_probe (id int PRIMARY KEY, v text)`);
+    await db.execute(sql`INSERT INTO page_probe SELECT g, 'v' FROM generate_series(1, 300) g`);
+    await db.execute(sql`ANALYZE page_probe`);
+    const [plan] = rowsOf<{ "QUERY PLAN": string }>(await db.execute(sql`EXPLAIN SELECT v FROM page_probe WHERE id = 7`));
+    // With Postgres's default cost of a page read out of order, the one page is read whole
+    // (see RANDOM_PAGE_COST in client.ts).
+    expect(plan!["QUERY PLAN"]).toContain("Index Scan using page_probe_pkey");
+  } finally {
+    await database.close();
+  }
+});

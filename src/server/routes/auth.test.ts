@@ -92,6 +92,27 @@ describe("GET /api/auth", () => {
   });
 });
 
+describe("GET /api/auth for many members at once", () => {
+  test("GET /api/auth asked by many members at once (read together, as a busy server does) answers each their own, and refuses a revoked token alone", async () => {
+    const members = await Promise.all(Array.from({ length: 12 }, (_, i) => h.signUp({ name: `Many ${i}` })));
+    // Each a balance of their own; one signs out (their token revoked), another of them signs in again.
+    await Promise.all(members.map((m, i) => credit(h.db, m.id, BigInt((i + 1) * 100))));
+    const [leaving] = members;
+    expect((await h.call("POST", "/api/auth/logout", { token: leaving!.token })).status).toBe(200);
+    const again = await login(members[1]!.email, "secret-password");
+    expect(again.status).toBe(200);
+    const asks = [...members.map((m) => ({ member: m, token: m.token })), { member: members[1]!, token: again.body.token as string }];
+    // All at once, twice over: more than the member statements that run at once, so most wait and share one.
+    const answers = await Promise.all([...asks, ...asks].map((ask) => h.call("GET", "/api/auth", { token: ask.token })));
+    answers.forEach((res, i) => {
+      const { member } = asks[i % asks.length]!;
+      if (member === leaving) return expect(res).toMatchObject({ status: 401, body: { code: "bad_token" } });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ _id: member.id, email: member.email, name: member.name, balance: (members.indexOf(member) + 1) * 1 });
+    });
+  });
+});
+
 describe("POST /api/auth/register", () => {
   test("POST /api/auth/register creates a user under the referral ID and answers 201", async () => {
     const email = freshEmail();
