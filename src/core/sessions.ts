@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { loginFailures, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
 import { signalStreamsClosed } from "./notifications";
@@ -104,11 +104,14 @@ export interface TokenRow {
   generation: string | null;
 }
 
+/** SQL: whether the token whose jti is `jti` (a placeholder, a column, an expression) was revoked. */
+export const tokenRevoked = (jti: SQLWrapper) => sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${jti})`;
+
 /** The columns of a TokenRow, for a select from `users` that has the token's jti as the placeholder `jti`. */
 export const tokenColumns = () => ({
   id: users.id,
   role: users.role,
-  revoked: sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${sql.placeholder("jti")})`,
+  revoked: tokenRevoked(sql.placeholder("jti")),
   generation: users.sessionGeneration,
 });
 

@@ -6,7 +6,7 @@ import { LEVELS_PER_PROGRAM, type LevelStatus, PROGRAMS, type ProgramId, SEARCH_
 import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
-import { preparedPer, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
+import { preparedPer, tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
 import { gathered, preparedRaw } from "./prepared";
 import { takeHit } from "./throttle";
 import { inTransaction } from "./tx";
@@ -195,7 +195,7 @@ const memberStatement = preparedPer((db) => {
       FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
       LATERAL (
         SELECT ${users.id} AS id, ${users.role} AS role,
-          EXISTS (SELECT 1 FROM revoked_tokens r WHERE r.jti = ask.pair->>1) AS revoked,
+          ${tokenRevoked(sql`ask.pair->>1`)} AS revoked,
           ${users.sessionGeneration} AS generation,
           json_build_array(
             ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},

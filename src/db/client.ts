@@ -45,10 +45,9 @@ const PLAN_CACHE_MODE = "force_generic_plan";
 /**
  * What the planner takes a page read out of order to cost, against 1 for the next page in
  * order. Postgres's default, 4, is for spinning disks: with it, a table of a page or two is
- * read whole rather than through its key, which is what a young database's tables are. The
- * rows GET /api/auth reads for 16 members then cost 3 times what the key look-ups cost (a
- * statement for 64 members with their levels: 170 to 210 us of Postgres a member, against 57
- * to 63 with 1.1; bench/RESULTS.md). Our data is in memory or on SSD, where 1.1 is the usual
+ * read whole rather than through its key, and a young database's tables are that small: on the
+ * bench's database GET /api/auth cost Postgres 170 to 210 us a request, against 87 to 108 with
+ * 1.1 (bench/RESULTS.md, session 7). Our data is in memory or on SSD, where 1.1 is the usual
  * setting.
  */
 const RANDOM_PAGE_COST = "1.1";
