@@ -41,7 +41,7 @@
  * once against one at a time. Prints every figure with its floor.
  */
 import type { Subprocess } from "bun";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -146,6 +146,68 @@ interface Run {
   seconds: number;
   /** Requests wrk gave up on after 2 s. */
   timeouts: number;
+  /** CPU milliseconds a request or transaction took in each process, where measured. */
+  cpu?: CpuShare;
+}
+
+/** CPU milliseconds per request: the server's (ours) or none (pgbench), Postgres's, the client's. */
+interface CpuShare {
+  server: number;
+  postgres: number;
+  client: number;
+}
+
+const TICKS_PER_MS = 100 / 1000; // USER_HZ: /proc counts CPU time in 1/100 s
+
+/**
+ * CPU milliseconds used so far by `pid` (user + system) and by its children that have ended (the
+ * Postgres server's finished backends), from /proc/<pid>/stat; 0 once it is gone.
+ */
+function cpuOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / TICKS_PER_MS;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU milliseconds used so far by every Postgres process (the backends, and the server's helpers). */
+function postgresCpu(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
+/** This process's CPU milliseconds so far (the purchase clients run here). */
+const ownCpu = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/**
+ * Starts counting the CPU of the server at `serverPid` (none for pgbench), of Postgres and of
+ * this process; `per(requests, clientMs)` answers each one's milliseconds per request since,
+ * with `clientMs` for a client that is not this process (pgbench's own figure).
+ */
+function cpuMeter(serverPid?: number) {
+  const server = () => (serverPid === undefined ? 0 : cpuOf(serverPid));
+  const start = { server: server(), postgres: postgresCpu(), own: ownCpu() };
+  return async (requests: number, clientMs?: number): Promise<CpuShare> => {
+    await Bun.sleep(200); // the backends of clients that ended are reaped, their CPU counted
+    return {
+      server: (server() - start.server) / requests,
+      postgres: (postgresCpu() - start.postgres) / requests,
+      client: (clientMs ?? ownCpu() - start.own) / requests,
+    };
+  };
 }
 
 /** One wrk run; refuses a run with errors or non-2xx answers. */
@@ -220,12 +282,26 @@ function report(what: string, floor: string, pair: Awaited<ReturnType<typeof com
   console.log(`  ${what.padEnd(15)} ${fmt(pair.bRps).padStart(7)}/s vs ${floor} ${fmt(pair.aRps)}${floorUnit}: ${x(pair.ratio)}${verdict}   [rounds ${rounds}${late}]`);
 }
 
+/** CPU milliseconds per request in each process, over the runs of a figure: where the time goes. */
+function reportCpu(ours: string, oursRuns: Run[], floor: string, floorRuns: Run[]) {
+  const mean = (runs: Run[], part: keyof CpuShare) =>
+    runs.reduce((sum, r) => sum + (r.cpu?.[part] ?? 0) * r.requests, 0) / runs.reduce((n, r) => n + r.requests, 0);
+  const line = (what: string, runs: Run[], client: string) => {
+    const [server, postgres, clientMs] = (["server", "postgres", "client"] as const).map((part) => mean(runs, part));
+    const parts = [...(server! > 0 ? [`server ${server!.toFixed(2)}`] : []), `Postgres ${postgres!.toFixed(2)}`, `${client} ${clientMs!.toFixed(2)}`];
+    console.log(`  CPU ms per ${what}: ${parts.join(", ")}`);
+  };
+  line(ours, oursRuns, "clients");
+  line(floor, floorRuns, "pgbench");
+}
+
 /**
  * pgbench's builtin script (TPC-B, sort of) on its own database: -c16 -j2 for `seconds`. The
  * rate is its "tps = N (without initial connection time)"; a run with failed transactions, or
  * that pgbench ends with an error (an aborted client), is refused.
  */
 async function pgbench(seconds = SECONDS): Promise<Run> {
+  const meter = cpuMeter();
   const run = Bun.spawn(["pgbench", `-c${BUYING_CLIENTS}`, "-j2", `-T${seconds}`, TPCB_URL], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
   if (code !== 0) throw new Error(`pgbench failed (exit ${code}):\n${out}${err}`);
@@ -233,7 +309,8 @@ async function pgbench(seconds = SECONDS): Promise<Run> {
   const requests = Number(/^number of transactions actually processed: (\d+)/m.exec(out)?.[1]);
   const failed = Number(/^number of failed transactions: (\d+)/m.exec(out)?.[1] ?? 0);
   if (!(tps > 0) || !(requests > 0) || failed > 0) throw new Error(`pgbench: no tps, or failed transactions:\n${out}${err}`);
-  return { rps: tps, requests, seconds: requests / tps, timeouts: 0 };
+  const cpu = await meter(requests, Number(run.resourceUsage()?.cpuTime.total ?? 0) / 1000);
+  return { rps: tps, requests, seconds: requests / tps, timeouts: 0, cpu };
 }
 
 /**
@@ -287,7 +364,7 @@ async function inParallel(count: number, width: number, work: (i: number) => Pro
  * member ever has two purchases at once and each buys its levels in order, each one allowed
  * (the previous level held, the price covered).
  */
-function buying(base: string, api: Api, adminToken: string, adminReferralId: string) {
+function buying(base: string, serverPid: number, api: Api, adminToken: string, adminReferralId: string) {
   const idle: Buyer[] = [];
   const referralIds: string[] = [];
   let signedUp = 0;
@@ -365,6 +442,7 @@ function buying(base: string, api: Api, adminToken: string, adminReferralId: str
     let counted = 0;
     let late = 0;
     let failure: Error | undefined;
+    const meter = cpuMeter(serverPid);
     const start = performance.now();
     let end = start + seconds * 1000;
     const client = async () => {
@@ -401,7 +479,7 @@ function buying(base: string, api: Api, adminToken: string, adminReferralId: str
     await Promise.all(Array.from({ length: BUYING_CLIENTS }, client));
     if (failure) throw failure;
     const elapsed = (end - start) / 1000;
-    const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late };
+    const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late, cpu: await meter(counted) };
     fastest = Math.max(fastest, result.rps);
     return result;
   }
@@ -586,13 +664,14 @@ end
   // Purchases over HTTP, one process, against pgbench TPC-B on the same Postgres.
   let purchaseRatio: Awaited<ReturnType<typeof compare>> | undefined;
   if (wanted("purchases")) {
-    const buy = buying(s1, api, adminToken, referralId as string);
+    const buy = buying(s1, one.pid, api, adminToken, referralId as string);
     await buy.prepare(BUYING_CLIENTS * 4);
     await buy.run(2, true);
     await pgbench(2);
     console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
     purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
     report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
+    reportCpu("a purchase", purchaseRatio.b, "a TPC-B transaction", purchaseRatio.a);
     const bought = await buy.verify(DB_URL);
     console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
   }

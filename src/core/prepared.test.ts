@@ -4,7 +4,8 @@ import type { Database } from "../db/client";
 import { accounts, users } from "../db/schema";
 import { ADMIN } from "../testing/db";
 import { useDatabase } from "../testing/useHarness";
-import { gathered, hot } from "./prepared";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { gathered, hot, rawQuery, runPrepared } from "./prepared";
 
 let database: Database;
 useDatabase((made) => (database = made));
@@ -105,5 +106,43 @@ describe("gathered", () => {
     expect(calls.at(-1)!.inputs).toEqual([4]);
     calls.at(-1)!.answer();
     expect(await next).toBe("answer 4");
+  });
+});
+
+describe("rawQuery", () => {
+  const dialect = new PgDialect();
+  const inner = (n: number) => sql`inner_${sql.raw(String(n))} AS (SELECT ${n}::int, ${null}::text, ${`it's ${n}`}::text)`;
+
+  test("makes the text and parameters sqlToQuery makes, for text, nested statements, joins and values", () => {
+    const query = sql`WITH ${sql.join([inner(1), inner(2)], sql`, `)}
+      SELECT ${12_345_678_901_234n}::bigint, ${true}, ${"a"}, ${undefined} FROM inner_1, inner_2 WHERE ${sql`${7} = ${7}`}`;
+    const built = rawQuery(query);
+    const expected = dialect.sqlToQuery(query);
+    expect(built).toEqual({ sql: expected.sql, params: expected.params });
+    expect(built!.params).toEqual([1, null, "it's 1", 2, null, "it's 2", 12_345_678_901_234n, true, "a", 7, 7]);
+  });
+
+  test("leaves columns, tables, drizzle params, lists and inlined values to sqlToQuery", () => {
+    for (const query of [
+      sql`SELECT ${users.id} FROM users`,
+      sql`SELECT 1 FROM ${users}`,
+      sql`SELECT ${sql.param(1)}`,
+      sql`SELECT 1 WHERE 1 IN ${[1, 2]}`,
+      sql`SELECT ${sql`${1}`.inlineParams()}`,
+      sql`SELECT ${sql.placeholder("p")}`,
+    ]) {
+      expect(rawQuery(query)).toBeUndefined();
+    }
+  });
+
+  test("runPrepared answers the same rows either way it makes the text, on either database", async () => {
+    const { db } = database;
+    const made = sql`SELECT ${ADMIN.email}::text AS email, ${5n}::bigint::text AS cents, ${null}::text AS nothing`;
+    const withColumn = sql`SELECT ${users.email} AS email, ${5n}::bigint::text AS cents, ${null}::text AS nothing FROM users WHERE ${users.email} = ${ADMIN.email}`;
+    expect(rawQuery(made)).toBeDefined();
+    expect(rawQuery(withColumn)).toBeUndefined();
+    const rows = await runPrepared(db, "raw_query_test", made);
+    expect(rows).toEqual([{ email: ADMIN.email, cents: "5", nothing: null }]);
+    expect(await runPrepared(db, "raw_query_test_column", withColumn)).toEqual(rows);
   });
 });

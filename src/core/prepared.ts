@@ -1,4 +1,4 @@
-import { Column, is, Param, Placeholder, SQL } from "drizzle-orm";
+import { Column, is, Param, Placeholder, SQL, StringChunk } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { rowsOf, type Db, type Tx } from "../db/client";
@@ -17,9 +17,55 @@ const dialect = new PgDialect();
  * embedded database has no such cost; there it is an ordinary query.)
  *
  * Query builders get the same with `.prepare(name)` before `.execute()`.
+ *
+ * The statements of a purchase are made on every call, of many nested parts: their text is made
+ * by `rawQuery` where it can, and on postgres.js the statement goes straight to the driver, as
+ * drizzle's execute would send it, without its tracing spans and result cache (the two took a
+ * fifth of the server's time per purchase; bench/RESULTS.md).
  */
 export async function runPrepared<Row>(db: Db | Tx, name: string, query: SQL): Promise<Row[]> {
-  return rowsOf<Row>(await db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false).execute());
+  const built = rawQuery(query) ?? dialect.sqlToQuery(query);
+  const unsafe = driverOf(db);
+  if (!unsafe) return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, name, false).execute());
+  try {
+    return (await unsafe(built.sql, built.params, { prepare: true })) as Row[];
+  } catch (error) {
+    throw new DrizzleQueryError(built.sql, built.params, error as Error);
+  }
+}
+
+/** postgres.js's `unsafe`, bound to the connection or transaction `db` runs on; undefined on the embedded database. */
+function driverOf(db: Db | Tx): PostgresJsUnsafe | undefined {
+  const client = (db._.session as unknown as { client?: { unsafe?: PostgresJsUnsafe } }).client;
+  const unsafe = client?.unsafe;
+  return typeof unsafe === "function" ? unsafe.bind(client) : undefined;
+}
+
+type PostgresJsUnsafe = (text: string, args: unknown[], options: { prepare: boolean }) => Promise<unknown[]>;
+
+/**
+ * The text and parameters of a raw statement, the same as dialect.sqlToQuery makes them, for what
+ * raw statements are written of: text, nested statements, and values (strings, numbers, bigints,
+ * booleans, null), each a parameter in turn. A statement with anything else in it (a column, a
+ * table, a drizzle Param, a list, inlined values) is left to sqlToQuery: undefined.
+ */
+export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undefined {
+  const params: unknown[] = [];
+  let text = "";
+  const add = (chunks: unknown[]): boolean => {
+    for (const chunk of chunks) {
+      if (chunk instanceof StringChunk) text += chunk.value.join("");
+      else if (chunk instanceof SQL) {
+        // (`.inlineParams()` writes the values into the text: sqlToQuery's to do.)
+        if ((chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams || !add(chunk.queryChunks)) return false;
+      } else if (chunk === null || typeof chunk === "string" || typeof chunk === "number" || typeof chunk === "bigint" || typeof chunk === "boolean") {
+        params.push(chunk);
+        text += `$${params.length}`;
+      } else if (chunk !== undefined) return false;
+    }
+    return true;
+  };
+  return add(query.queryChunks) ? { sql: text, params } : undefined;
 }
 
 /**
@@ -78,6 +124,16 @@ export function gathered<In, Out>(many: (inputs: In[]) => Promise<Out[]>, limits
       waiting.push({ input, resolve, reject });
       pump();
     });
+}
+
+/**
+ * The rows of a statement that answered `asks` asks (a `gathered` list), one per ask in the asks'
+ * order: each row names its ask in `ord` (1: the first); an ask no row answered is undefined.
+ */
+export function inAskOrder<Row extends { ord: number }>(rows: Row[], asks: number): (Row | undefined)[] {
+  const answers: (Row | undefined)[] = new Array(asks);
+  for (const row of rows) answers[row.ord - 1] = row;
+  return answers;
 }
 
 /** What `hot` reads of a query drizzle prepared for postgres.js (its PostgresJsPreparedQuery). */

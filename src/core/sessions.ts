@@ -6,7 +6,7 @@ import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LO
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { minutesOf, secondsInterval } from "./throttle";
-import { hot } from "./prepared";
+import { gathered, inAskOrder, preparedRaw } from "./prepared";
 import { inTransaction } from "./tx";
 import { normalizeEmail } from "./util";
 
@@ -107,14 +107,6 @@ export interface TokenRow {
 /** SQL: whether the token whose jti is `jti` (a placeholder, a column, an expression) was revoked. */
 export const tokenRevoked = (jti: SQLWrapper) => sql<boolean>`EXISTS (SELECT 1 FROM revoked_tokens WHERE jti = ${jti})`;
 
-/** The columns of a TokenRow, for a select from `users` that has the token's jti as the placeholder `jti`. */
-export const tokenColumns = () => ({
-  id: users.id,
-  role: users.role,
-  revoked: tokenRevoked(sql.placeholder("jti")),
-  generation: users.sessionGeneration,
-});
-
 /**
  * The rule of a token, given what the database holds about its user (null: no such user, or
  * deleted): good when not revoked and of the user's current session generation.
@@ -139,20 +131,45 @@ export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
   };
 }
 
-const tokenUserStatement = preparedPer((db) =>
-  hot(
-    db
-      .select(tokenColumns())
-      .from(users)
-      .where(and(eq(users.id, sql.placeholder("sub")), isNull(users.deletedAt)))
-      .prepare("token_user"),
+/**
+ * The token statement: for each [user id, token id] pair of the json array `asks`, the user (not
+ * deleted) with the token's revocation and the user's session generation, as the row of `ord`
+ * (1: the first pair); a pair whose user is gone or deleted has no row. Each pair is a subquery
+ * of its own (OFFSET 0), read through the primary keys, as for one pair.
+ */
+const tokenStatement = preparedPer((db) =>
+  preparedRaw<TokenRow & { ord: number }>(
+    db,
+    "token_users",
+    sql`SELECT ask.ord::integer AS ord, token_user.*
+      FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
+      LATERAL (
+        SELECT ${users.id} AS id, ${users.role} AS role, ${tokenRevoked(sql`ask.pair->>1`)} AS revoked, ${users.sessionGeneration} AS generation
+        FROM ${users}
+        WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL
+        OFFSET 0
+      ) AS token_user`,
   ),
 );
 
-/** The user a token speaks for, when the token is not revoked and the user not deleted. One round trip. */
+/**
+ * The token checks running at once, per database (the rest of the pool is left to the requests'
+ * own work), and the most tokens one of them checks. Every authenticated request makes one, and
+ * a statement for a few tokens costs Postgres and the driver little more than one for one.
+ */
+const TOKEN_STATEMENTS = { inFlight: 2, max: 64 };
+
+const tokenRow = preparedPer((db) =>
+  gathered(async (pairs: [string, string][]) => inAskOrder(await tokenStatement(db)({ asks: JSON.stringify(pairs) }), pairs.length), TOKEN_STATEMENTS),
+);
+
+/**
+ * The user a token speaks for, when the token is not revoked and the user not deleted. One round
+ * trip, shared with the checks of the requests that came while the token statements were busy
+ * (`gathered`).
+ */
 export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
-  const [row] = await tokenUserStatement(db)({ sub: claims.sub, jti: claims.jti });
-  return tokenVerdict(row, claims);
+  return tokenVerdict(await tokenRow(db)([claims.sub, claims.jti]), claims);
 }
 
 export async function revokeToken(db: Db, claims: TokenClaims): Promise<void> {

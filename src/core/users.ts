@@ -7,7 +7,7 @@ import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
 import { preparedPer, tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
-import { gathered, preparedRaw } from "./prepared";
+import { gathered, inAskOrder, preparedRaw } from "./prepared";
 import { takeHit } from "./throttle";
 import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
@@ -229,11 +229,7 @@ const MEMBER_STATEMENTS = { inFlight: 2, max: 64 };
  * less on one statement for many members than on one statement each.
  */
 const memberRow = preparedPer((db) =>
-  gathered(async (pairs: [string, string][]) => {
-    const answers: (MemberRow | undefined)[] = new Array(pairs.length);
-    for (const row of await memberStatement(db)({ asks: JSON.stringify(pairs) })) answers[row.ord - 1] = row;
-    return answers;
-  }, MEMBER_STATEMENTS),
+  gathered(async (pairs: [string, string][]) => inAskOrder(await memberStatement(db)({ asks: JSON.stringify(pairs) }), pairs.length), MEMBER_STATEMENTS),
 );
 
 /**

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   AlreadyAnswered,
   refuseBusy,
@@ -9,9 +8,10 @@ import {
   storedAnswer,
   sweepKeys,
   type IdempotencyClaim,
+  type StoredAnswer,
 } from "../core/idempotency";
 import { inTransaction, pgCode } from "../core/tx";
-import { isErrorCode, KEY_CODES } from "../shared/errors";
+import { type ErrorBody, ERRORS, isErrorCode, KEY_CODES } from "../shared/errors";
 import type { Tx } from "../db/client";
 import type { AppEnv } from "./env";
 import { refusal } from "./errors";
@@ -20,16 +20,28 @@ import type { ApiEndpoint } from "../shared/contract";
 
 const KEY_FORMAT = /^[\x21-\x7e]{1,200}$/;
 
-function replay(c: Context<AppEnv>, answer: { status: number; body: string }) {
-  c.header("Idempotent-Replayed", "true");
-  return c.body(answer.body, answer.status as ContentfulStatusCode, { "Content-Type": "application/json" });
-}
+/** A JSON answer made whole here: the middleware's comes after the route answered, out of c.json's reach. */
+const jsonAnswer = (status: number, body: string, headers: Record<string, string> = {}) =>
+  new Response(body, { status, headers: { "Content-Type": "application/json", ...headers } });
+
+/** The stored answer of an earlier call with the key, marked as replayed. */
+const replay = (answer: StoredAnswer) => jsonAnswer(answer.status, answer.body, { "Idempotent-Replayed": "true" });
+
+const CONFLICT = ERRORS.idempotency_conflict;
 
 /**
  * Money calls may carry an Idempotency-Key. Same user, key and request: the first answer is
  * replayed and nothing moves again. Same key, other request: 422. Same key still running: 409.
  * Mounted after requireUser on the routes that move money; the route itself runs through
- * `transact`, which stores the answer in the operation's own transaction.
+ * `transact`, which reserves the key in the operation's own transaction and stores the answer
+ * there, or finds the key taken and answers as above.
+ *
+ * So nothing is read before the route runs: a key seen before is found by transact's
+ * reservation, in the round trips the operation makes anyway. Only a refusal made before the
+ * operation (the request's validation) is looked up here, afterwards, so that it too answers as
+ * an earlier call with the key says (422, or that call's answer replayed); otherwise it is kept,
+ * so a retry hears the same thing. A refusal about the key itself (busy, reused) is not the
+ * operation's answer and is not kept.
  */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header("Idempotency-Key");
@@ -40,19 +52,20 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const claim: IdempotencyClaim = { userId: c.get("user").id, key, requestHash: digest };
   const { db } = c.get("deps");
 
-  const earlier = await storedAnswer(db, claim);
-  if (earlier && earlier.requestHash !== claim.requestHash) return refusal(c, "idempotency_conflict");
-  if (earlier && earlier.status !== 0) return replay(c, earlier);
-
   c.set("idempotency", claim);
   await next();
   if (Math.random() < 0.01) await sweepKeys(db);
-  // A refusal of the operation is an answer too: keep it, so a retry hears the same thing. A
-  // refusal about the key itself (busy, reused) is not the operation's answer.
   const status = c.res.status;
-  if (status >= 400 && status < 500 && c.res.headers.get("Idempotent-Replayed") === null) {
-    const text = await c.res.clone().text();
-    if (!KEY_CODES.has(codeOf(text))) await saveAnswer(db, claim, { status, body: text });
+  if (status < 400 || status >= 500 || c.res.headers.get("Idempotent-Replayed") !== null) return;
+  const text = await c.res.clone().text();
+  if (KEY_CODES.has(codeOf(text))) return;
+  const earlier = await storedAnswer(db, claim);
+  if (earlier && earlier.requestHash !== claim.requestHash) {
+    c.res = jsonAnswer(CONFLICT.status, JSON.stringify({ msg: CONFLICT.msg, code: "idempotency_conflict" } satisfies ErrorBody));
+  } else if (earlier && earlier.status !== 0) {
+    c.res = replay(earlier);
+  } else {
+    await saveAnswer(db, claim, { status, body: text });
   }
 });
 
@@ -98,7 +111,7 @@ export async function transact<T, E extends ApiEndpoint>(
     if (claim && error instanceof AlreadyAnswered) {
       const stored = await storedAnswer(db, claim);
       if (stored && stored.requestHash !== claim.requestHash) return refusal(c, "idempotency_conflict");
-      if (stored && stored.status !== 0) return replay(c, stored);
+      if (stored && stored.status !== 0) return replay(stored);
     }
     if (claim && (error instanceof AlreadyAnswered || pgCode(error) === "55P03")) return refuseBusy();
     throw error;

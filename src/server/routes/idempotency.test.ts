@@ -41,6 +41,25 @@ describe("Idempotency-Key on money calls", () => {
     expect((await h.me(sender.token)).balance).toBe(25);
   });
 
+  test("a key already used is found by a request refused before it runs too: another body is 422, the same one replays its refusal", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 30);
+    await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 5, recipientEmail: recipient.email }, headers: withKey("used") });
+    // The amount fails validation, before the gift would run: the key's earlier use still answers.
+    const invalid = { amount: -1, recipientEmail: recipient.email };
+    const reused = await h.call("POST", "/api/user/gift", { token: sender.token, body: invalid, headers: withKey("used") });
+    expect(reused).toMatchObject({ status: 422, body: { code: "idempotency_conflict" } });
+
+    const first = await h.call("POST", "/api/user/gift", { token: sender.token, body: invalid, headers: withKey("invalid") });
+    expect(first.status).toBe(400);
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    const again = await h.call("POST", "/api/user/gift", { token: sender.token, body: invalid, headers: withKey("invalid") });
+    expect(again).toMatchObject({ status: 400, body: first.body });
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await h.me(sender.token)).balance).toBe(25);
+  });
+
   test("a refusal is the first answer too: a retry with the key hears it again even after funds arrive", async () => {
     const sender = await h.signUp();
     const recipient = await h.signUp();
