@@ -192,26 +192,27 @@ const ownCpu = () => {
   return (user + system) / 1000;
 };
 
+/** What the processes of a figure have used so far: `cpuSince` turns it into milliseconds per request. */
+function cpuStart(serverPid?: number) {
+  return { serverPid, server: serverPid === undefined ? 0 : cpuOf(serverPid), postgres: postgresCpu(), own: ownCpu() };
+}
+
 /**
- * Starts counting the CPU of the server at `serverPid` (none for pgbench), of Postgres and of
- * this process; `per(requests, clientMs)` answers each one's milliseconds per request since,
- * with `clientMs` for a client that is not this process (pgbench's own figure).
+ * CPU milliseconds per request since `start` of the server (none for pgbench), of Postgres and of
+ * the client: `clientMs` for a client process of its own (wrk, pgbench), else this process's.
+ * Postgres's backends that ended (pgbench's) count once reaped: wait a moment before.
  */
-function cpuMeter(serverPid?: number) {
-  const server = () => (serverPid === undefined ? 0 : cpuOf(serverPid));
-  const start = { server: server(), postgres: postgresCpu(), own: ownCpu() };
-  return async (requests: number, clientMs?: number): Promise<CpuShare> => {
-    await Bun.sleep(200); // the backends of clients that ended are reaped, their CPU counted
-    return {
-      server: (server() - start.server) / requests,
-      postgres: (postgresCpu() - start.postgres) / requests,
-      client: (clientMs ?? ownCpu() - start.own) / requests,
-    };
+function cpuSince(start: ReturnType<typeof cpuStart>, requests: number, clientMs?: number): CpuShare {
+  return {
+    server: (start.serverPid === undefined ? 0 : cpuOf(start.serverPid) - start.server) / requests,
+    postgres: (postgresCpu() - start.postgres) / requests,
+    client: (clientMs ?? ownCpu() - start.own) / requests,
   };
 }
 
 /** One wrk run; refuses a run with errors or non-2xx answers. */
-function wrk(url: string, headers: Record<string, string>, seconds = SECONDS, script?: string): Run {
+function wrk(url: string, headers: Record<string, string>, seconds = SECONDS, script?: string, serverPid?: number): Run {
+  const started = cpuStart(serverPid);
   const args = ["wrk", "-t2", `-c${CONNECTIONS}`, `-d${seconds}s`];
   for (const [name, value] of Object.entries(headers)) args.push("-H", `${name}: ${value}`);
   if (script) args.push("-s", script);
@@ -225,7 +226,8 @@ function wrk(url: string, headers: Record<string, string>, seconds = SECONDS, sc
   const requests = Number(/(\d+) requests in/.exec(out)?.[1]);
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1]);
   // Answers slower than wrk's 2 s timeout are counted, not failed: printed with the figure.
-  return { rps, requests, seconds: requests / rps, timeouts: Number(errors?.[4] ?? 0) };
+  const cpu = cpuSince(started, requests, Number(run.resourceUsage?.cpuTime.total ?? 0) / 1000);
+  return { rps, requests, seconds: requests / rps, timeouts: Number(errors?.[4] ?? 0), cpu };
 }
 
 interface Pair {
@@ -282,17 +284,18 @@ function report(what: string, floor: string, pair: Awaited<ReturnType<typeof com
   console.log(`  ${what.padEnd(15)} ${fmt(pair.bRps).padStart(7)}/s vs ${floor} ${fmt(pair.aRps)}${floorUnit}: ${x(pair.ratio)}${verdict}   [rounds ${rounds}${late}]`);
 }
 
-/** CPU milliseconds per request in each process, over the runs of a figure: where the time goes. */
-function reportCpu(ours: string, oursRuns: Run[], floor: string, floorRuns: Run[]) {
+/** CPU microseconds per request in each process, over the runs of a figure: where the time goes. */
+function reportCpu(ours: string, oursRuns: Run[], floor: string, floorRuns: Run[], client: string, floorClient = client) {
   const mean = (runs: Run[], part: keyof CpuShare) =>
     runs.reduce((sum, r) => sum + (r.cpu?.[part] ?? 0) * r.requests, 0) / runs.reduce((n, r) => n + r.requests, 0);
   const line = (what: string, runs: Run[], client: string) => {
     const [server, postgres, clientMs] = (["server", "postgres", "client"] as const).map((part) => mean(runs, part));
-    const parts = [...(server! > 0 ? [`server ${server!.toFixed(2)}`] : []), `Postgres ${postgres!.toFixed(2)}`, `${client} ${clientMs!.toFixed(2)}`];
-    console.log(`  CPU ms per ${what}: ${parts.join(", ")}`);
+    const us = (ms: number) => (ms * 1000).toFixed(0);
+    const parts = [...(server! > 0 ? [`server ${us(server!)}`] : []), `Postgres ${us(postgres!)}`, `${client} ${us(clientMs!)}`];
+    console.log(`  CPU us a ${what}: ${parts.join(", ")}`);
   };
-  line(ours, oursRuns, "clients");
-  line(floor, floorRuns, "pgbench");
+  line(ours, oursRuns, client);
+  line(floor, floorRuns, floorClient);
 }
 
 /**
@@ -301,7 +304,7 @@ function reportCpu(ours: string, oursRuns: Run[], floor: string, floorRuns: Run[
  * that pgbench ends with an error (an aborted client), is refused.
  */
 async function pgbench(seconds = SECONDS): Promise<Run> {
-  const meter = cpuMeter();
+  const started = cpuStart();
   const run = Bun.spawn(["pgbench", `-c${BUYING_CLIENTS}`, "-j2", `-T${seconds}`, TPCB_URL], { stdout: "pipe", stderr: "pipe" });
   const [out, err, code] = await Promise.all([new Response(run.stdout).text(), new Response(run.stderr).text(), run.exited]);
   if (code !== 0) throw new Error(`pgbench failed (exit ${code}):\n${out}${err}`);
@@ -309,7 +312,8 @@ async function pgbench(seconds = SECONDS): Promise<Run> {
   const requests = Number(/^number of transactions actually processed: (\d+)/m.exec(out)?.[1]);
   const failed = Number(/^number of failed transactions: (\d+)/m.exec(out)?.[1] ?? 0);
   if (!(tps > 0) || !(requests > 0) || failed > 0) throw new Error(`pgbench: no tps, or failed transactions:\n${out}${err}`);
-  const cpu = await meter(requests, Number(run.resourceUsage()?.cpuTime.total ?? 0) / 1000);
+  await Bun.sleep(200);
+  const cpu = cpuSince(started, requests, Number(run.resourceUsage()?.cpuTime.total ?? 0) / 1000);
   return { rps: tps, requests, seconds: requests / tps, timeouts: 0, cpu };
 }
 
@@ -442,7 +446,7 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
     let counted = 0;
     let late = 0;
     let failure: Error | undefined;
-    const meter = cpuMeter(serverPid);
+    const started = cpuStart(serverPid);
     const start = performance.now();
     let end = start + seconds * 1000;
     const client = async () => {
@@ -479,7 +483,7 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
     await Promise.all(Array.from({ length: BUYING_CLIENTS }, client));
     if (failure) throw failure;
     const elapsed = (end - start) / 1000;
-    const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late, cpu: await meter(counted) };
+    const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late, cpu: (await Bun.sleep(200), cpuSince(started, counted)) };
     fastest = Math.max(fastest, result.rps);
     return result;
   }
@@ -649,7 +653,7 @@ end
   const landingBytes = Bun.file(pageFile).size;
 
   const page = (base: string) => (seconds?: number) => wrk(`${base}/`, { "Accept-Encoding": BROWSER_ENCODINGS }, seconds);
-  const auth = (base: string) => (seconds?: number) => wrk(`${base}/api/auth`, {}, seconds, tokensScript);
+  const auth = (base: string, pid?: number) => (seconds?: number) => wrk(`${base}/api/auth`, {}, seconds, tokensScript, pid);
   const floorPage = `http://127.0.0.1:${pPage}`;
   const floorDb = `http://127.0.0.1:${pDb}`;
   // Warm-up: JIT, pools, the pages' first renders.
@@ -658,8 +662,11 @@ end
   console.log(`GET / (${fmt(landingBytes)} bytes, ${encoding || "identity"}) and GET /api/auth: one server process against its floor`);
   const landingRatio = wanted("page") ? await compare(page(floorPage), page(s1)) : undefined;
   if (landingRatio) report("GET /", "bare Hono, same bytes", landingRatio, 0.8);
-  const authRatio = wanted("auth") ? await compare(auth(floorDb), auth(s1)) : undefined;
-  if (authRatio) report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
+  const authRatio = wanted("auth") ? await compare(auth(floorDb, dbFloor.pid), auth(s1, one.pid)) : undefined;
+  if (authRatio) {
+    report("GET /api/auth", "bare Hono + postgres.js, SELECT 1", authRatio, 0.5);
+    reportCpu("GET /api/auth", authRatio.b, "floor request", authRatio.a, "wrk");
+  }
 
   // Purchases over HTTP, one process, against pgbench TPC-B on the same Postgres.
   let purchaseRatio: Awaited<ReturnType<typeof compare>> | undefined;
@@ -671,7 +678,7 @@ end
     console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
     purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
     report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
-    reportCpu("a purchase", purchaseRatio.b, "a TPC-B transaction", purchaseRatio.a);
+    reportCpu("purchase", purchaseRatio.b, "TPC-B transaction", purchaseRatio.a, "clients", "pgbench");
     const bought = await buy.verify(DB_URL);
     console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
   }

@@ -113,6 +113,23 @@ describe("GET /api/auth for many members at once", () => {
   });
 });
 
+describe("the token check of many requests at once", () => {
+  test("requests of many members at once (their token checks read together) are each let in or refused on their own token: revoked, of a deleted user, a member at an admin route", async () => {
+    const members = await Promise.all(Array.from({ length: 10 }, (_, i) => h.signUp({ name: `Checked ${i}` })));
+    const [leaving, deleted] = members;
+    expect((await h.call("POST", "/api/auth/logout", { token: leaving!.token })).status).toBe(200);
+    expect((await h.call("DELETE", `/api/admin/users/${deleted!.id}`, { token: h.adminToken })).status).toBe(200);
+    const asks = [
+      ...members.map((m) => ({ token: m.token, path: "/api/user/notifications", want: m === leaving || m === deleted ? 401 : 200 })),
+      { token: members[2]!.token, path: "/api/admin/users", want: 403 },
+      { token: h.adminToken, path: "/api/admin/users", want: 200 },
+    ];
+    // All at once, three times over: more than the token statements that run at once, so most share one.
+    const answers = await Promise.all([...asks, ...asks, ...asks].map((ask) => h.call("GET", ask.path, { token: ask.token })));
+    expect(answers.map((res) => res.status)).toEqual([...asks, ...asks, ...asks].map((ask) => ask.want));
+  });
+});
+
 describe("POST /api/auth/register", () => {
   test("POST /api/auth/register creates a user under the referral ID and answers 201", async () => {
     const email = freshEmail();
