@@ -1,4 +1,4 @@
-import { Column, is, Param, Placeholder, SQL, StringChunk } from "drizzle-orm";
+import { Column, is, Param, Placeholder, SQL, sql, StringChunk } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { rowsOf, type Db, type Tx } from "../db/client";
@@ -90,6 +90,20 @@ export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Rec
 }
 
 /**
+ * Statements run on every authenticated request, prepared once per database handle: drizzle
+ * sends an unprepared query as parse-and-describe first, then bind-and-execute (two round
+ * trips on postgres.js); a prepared one is one round trip after its first use on a connection.
+ */
+export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
+  const made = new WeakMap<Db, T>();
+  return (db) => {
+    let statement = made.get(db);
+    if (!statement) made.set(db, (statement = build(db)));
+    return statement;
+  };
+}
+
+/**
  * Calls answered together: at most `inFlight` calls of `many` run at once; calls made while
  * they are all running wait, and the next free one takes every waiting input (at most `max`),
  * in order, and answers one output per input, in the same order. When `many` fails, every call
@@ -125,6 +139,31 @@ export function gathered<In, Out>(many: (inputs: In[]) => Promise<Out[]>, limits
       pump();
     });
 }
+
+/**
+ * A read made for one [user id, token id] pair at a time, run for many pairs at once: `perPair`
+ * selects one pair's row (at most one), reading the pair as `ask.pair` (jsonb: `ask.pair->>0`
+ * the user, `ask.pair->>1` the token), and each pair is a subquery of its own (OFFSET 0), read
+ * through the primary keys as for one: joined to the list as a whole, Postgres would plan for a
+ * list of a hundred and scan whole tables. Per database, at most two such statements run at
+ * once; the pairs asked while both are running wait and go together in the next one, at most 64
+ * (`gathered`). Answers the pair's row, or undefined.
+ */
+export function pairsAtOnce<Row>(name: string, perPair: SQL): (db: Db) => (pair: [string, string]) => Promise<Row | undefined> {
+  return preparedPer((db) => {
+    const statement = preparedRaw<Row & { ord: number }>(
+      db,
+      name,
+      sql`SELECT ask.ord::integer AS ord, answer.*
+        FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
+        LATERAL (${perPair} OFFSET 0) AS answer`,
+    );
+    return gathered(async (pairs: [string, string][]) => inAskOrder(await statement({ asks: JSON.stringify(pairs) }), pairs.length), PAIRS_AT_ONCE);
+  });
+}
+
+/** The statements of a `pairsAtOnce` read running at once per database (the rest of the pool is left to everything else), and the most pairs one of them reads. */
+const PAIRS_AT_ONCE = { inFlight: 2, max: 64 };
 
 /**
  * The rows of a statement that answered `asks` asks (a `gathered` list), one per ask in the asks'

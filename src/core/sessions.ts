@@ -6,7 +6,9 @@ import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LO
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { minutesOf, secondsInterval } from "./throttle";
-import { gathered, inAskOrder, preparedRaw } from "./prepared";
+import { pairsAtOnce } from "./prepared";
+
+export { preparedPer } from "./prepared";
 import { inTransaction } from "./tx";
 import { normalizeEmail } from "./util";
 
@@ -117,50 +119,19 @@ export function tokenVerdict(row: TokenRow | undefined, claims: TokenClaims): To
   return { id: row.id, role: row.role };
 }
 
-/**
- * Statements run on every authenticated request, prepared once per database handle: drizzle
- * sends an unprepared query as parse-and-describe first, then bind-and-execute (two round
- * trips on postgres.js); a prepared one is one round trip after its first use on a connection.
- */
-export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
-  const made = new WeakMap<Db, T>();
-  return (db) => {
-    let statement = made.get(db);
-    if (!statement) made.set(db, (statement = build(db)));
-    return statement;
-  };
-}
 
 /**
- * The token statement: for each [user id, token id] pair of the json array `asks`, the user (not
- * deleted) with the token's revocation and the user's session generation, as the row of `ord`
- * (1: the first pair); a pair whose user is gone or deleted has no row. Each pair is a subquery
- * of its own (OFFSET 0), read through the primary keys, as for one pair.
+ * The token's user for a [user id, token id] pair: the user (not deleted) with the token's
+ * revocation and the user's session generation; none when the user is gone or deleted. The checks
+ * of requests that come while two token statements are running go together in the next one
+ * (`pairsAtOnce`): every signed-in request makes one, and a statement for a few tokens costs
+ * Postgres and the driver little more than one for one.
  */
-const tokenStatement = preparedPer((db) =>
-  preparedRaw<TokenRow & { ord: number }>(
-    db,
-    "token_users",
-    sql`SELECT ask.ord::integer AS ord, token_user.*
-      FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
-      LATERAL (
-        SELECT ${users.id} AS id, ${users.role} AS role, ${tokenRevoked(sql`ask.pair->>1`)} AS revoked, ${users.sessionGeneration} AS generation
-        FROM ${users}
-        WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL
-        OFFSET 0
-      ) AS token_user`,
-  ),
-);
-
-/**
- * The token checks running at once, per database (the rest of the pool is left to the requests'
- * own work), and the most tokens one of them checks. Every authenticated request makes one, and
- * a statement for a few tokens costs Postgres and the driver little more than one for one.
- */
-const TOKEN_STATEMENTS = { inFlight: 2, max: 64 };
-
-const tokenRow = preparedPer((db) =>
-  gathered(async (pairs: [string, string][]) => inAskOrder(await tokenStatement(db)({ asks: JSON.stringify(pairs) }), pairs.length), TOKEN_STATEMENTS),
+const tokenRow = pairsAtOnce<TokenRow>(
+  "token_users",
+  sql`SELECT ${users.id} AS id, ${users.role} AS role, ${tokenRevoked(sql`ask.pair->>1`)} AS revoked, ${users.sessionGeneration} AS generation
+    FROM ${users}
+    WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL`,
 );
 
 /**

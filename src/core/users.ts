@@ -6,8 +6,8 @@ import { LEVELS_PER_PROGRAM, type LevelStatus, PROGRAMS, type ProgramId, SEARCH_
 import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
-import { preparedPer, tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
-import { gathered, inAskOrder, preparedRaw } from "./prepared";
+import { tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
+import { pairsAtOnce } from "./prepared";
 import { takeHit } from "./throttle";
 import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
@@ -169,67 +169,39 @@ type MemberValues = [string, string, string, string | null, number, string, stri
 
 /** A row of the member statement: the token's verdict's columns, and the member's values. */
 interface MemberRow extends TokenRow {
-  /** Which of the statement's asks the row answers (1: the first). */
-  ord: number;
   /** MemberValues as json text. */
   values: string;
 }
 
 /**
- * Everything GET /api/auth answers, and what the token check needs, in one statement (one
- * round trip): the member with balance, hold and team counters, their referrer's ID, the levels
- * they hold (their user_levels rows, read through the primary key), the unread notifications,
- * and the token's revocation and session generation. For many members at once: the placeholder
- * `asks` is a json array of [user id, token id] pairs, and each row says which pair it answers
- * (`ord`); a pair whose user is gone or deleted has no row.
+ * Everything GET /api/auth answers, and what the token check needs, for a [user id, token id]
+ * pair, in one statement (one round trip): the member with balance, hold and team counters,
+ * their referrer's ID, the levels they hold (their user_levels rows, read through the primary
+ * key), the unread notifications, and the token's revocation and session generation; none when
+ * the user is gone or deleted. GET /api/auth is what every open dashboard asks most: the pairs
+ * asked while the member statements are busy share the next one (`pairsAtOnce`), and Postgres
+ * and the driver spend less on one statement for many members than on one statement each.
  */
-const memberStatement = preparedPer((db) => {
-  const referrer = alias(users, "referrer");
-  return preparedRaw<MemberRow>(
-    db,
-    "current_members",
-    // Each pair's member is a subquery of its own (OFFSET 0), run once per pair through the
-    // primary keys, as for one member: joined to the list as a whole, Postgres would plan for
-    // a list of a hundred and scan whole tables.
-    sql`SELECT ask.ord::integer AS ord, member.*
-      FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
-      LATERAL (
-        SELECT ${users.id} AS id, ${users.role} AS role,
-          ${tokenRevoked(sql`ask.pair->>1`)} AS revoked,
-          ${users.sessionGeneration} AS generation,
-          json_build_array(
-            ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
-            floor(extract(epoch from ${users.createdAt}) * 1000),
-            ${accounts.balance}::text, ${accounts.held}::text,
-            ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
-            (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
-            /* The header's bell (the partial index notifications_unread_idx). */
-            (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
-          )::text AS values
-        FROM ${users}
-          JOIN ${accounts} ON ${accounts.id} = ${users.id}
-          LEFT JOIN ${teamCounts} ON ${teamCounts.userId} = ${users.id}
-          LEFT JOIN ${users} AS ${referrer} ON ${referrer.id} = ${users.referrerId}
-        WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL
-        OFFSET 0
-      ) AS member`,
-  );
-});
-
-/**
- * Member statements running at once, per database (the rest of the pool is left to everything
- * else), and the most members one of them reads.
- */
-const MEMBER_STATEMENTS = { inFlight: 2, max: 64 };
-
-/**
- * The member statement's row for one [user id, token id] pair (undefined: no such user, or
- * deleted). Pairs asked while the member statements are busy share the next one (`gathered`):
- * GET /api/auth is what every open dashboard asks most, and Postgres and the driver spend
- * less on one statement for many members than on one statement each.
- */
-const memberRow = preparedPer((db) =>
-  gathered(async (pairs: [string, string][]) => inAskOrder(await memberStatement(db)({ asks: JSON.stringify(pairs) }), pairs.length), MEMBER_STATEMENTS),
+const referrer = alias(users, "referrer");
+const memberRow = pairsAtOnce<MemberRow>(
+  "current_members",
+  sql`SELECT ${users.id} AS id, ${users.role} AS role,
+    ${tokenRevoked(sql`ask.pair->>1`)} AS revoked,
+    ${users.sessionGeneration} AS generation,
+    json_build_array(
+      ${users.name}, ${users.email}, ${users.referralId}, ${referrer.referralId},
+      floor(extract(epoch from ${users.createdAt}) * 1000),
+      ${accounts.balance}::text, ${accounts.held}::text,
+      ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
+      (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
+      /* The header's bell (the partial index notifications_unread_idx). */
+      (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
+    )::text AS values
+  FROM ${users}
+    JOIN ${accounts} ON ${accounts.id} = ${users.id}
+    LEFT JOIN ${teamCounts} ON ${teamCounts.userId} = ${users.id}
+    LEFT JOIN ${users} AS ${referrer} ON ${referrer.id} = ${users.referrerId}
+  WHERE ${users.id} = ask.pair->>0 AND ${users.deletedAt} IS NULL`,
 );
 
 /**
