@@ -1,4 +1,4 @@
-import { Column, is, Param, Placeholder, SQL, sql, StringChunk } from "drizzle-orm";
+import { is, Param, Placeholder, SQL, sql, StringChunk } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { rowsOf, type Db, type Tx } from "../db/client";
@@ -77,7 +77,7 @@ export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Rec
   const { client, queryString, params } = prepared as unknown as PostgresJsParts;
   const unsafe = client?.unsafe;
   if (!unsafe || queryString === undefined || !params) return async (values) => rowsOf<Row>(await prepared.execute(values));
-  // On postgres.js, straight to the driver, as `hot` does (the rows are its own objects).
+  // On postgres.js, straight to the driver (the rows are its own objects).
   const fill = fillerOf(params);
   return async (values) => {
     const args = fill(values);
@@ -175,15 +175,12 @@ export function inAskOrder<Row extends { ord: number }>(rows: Row[], asks: numbe
   return answers;
 }
 
-/** What `hot` reads of a query drizzle prepared for postgres.js (its PostgresJsPreparedQuery). */
+/** What preparedRaw reads of a query drizzle prepared for postgres.js (its PostgresJsPreparedQuery). */
 interface PostgresJsParts {
   client?: { unsafe?: (text: string, args: unknown[], options: { prepare: boolean }) => Promise<unknown[]> & { values(): Promise<unknown[][]> } };
   queryString?: string;
   params?: unknown[];
-  fields?: { path: string[]; field: unknown }[];
 }
-
-type Decoder = { mapFromDriverValue(raw: unknown): unknown };
 
 /**
  * The driver's arguments of a prepared query for a call's placeholder values: each parameter is
@@ -199,46 +196,4 @@ function fillerOf(params: unknown[]): (values: Record<string, unknown>) => unkno
     };
   });
   return (values) => fill.map((value) => value(values));
-}
-
-/** A hot select, called with its placeholders' values; `direct` when it runs on the driver itself. */
-export type HotSelect<Row> = ((values: Record<string, unknown>) => Promise<Row[]>) & { direct: boolean };
-
-/**
- * A select prepared by drizzle (`.prepare(name)`) that runs on every request (the token's user,
- * GET /api/auth's member), made cheaper to run. On postgres.js its text, parameters and column
- * decoders are read once, and each call goes straight to the driver: the same prepared statement,
- * the same rows as `execute`. Drizzle's `execute` also opens tracing spans, asks its result cache
- * and finds each column's decoder again for every row, all per call (bench/RESULTS.md has what
- * that cost GET /api/auth). Anything else (the embedded database, a select with nested columns)
- * runs through `execute`.
- */
-export function hot<Row>(query: { execute(values?: Record<string, unknown>): Promise<Row[]> }): HotSelect<Row> {
-  const { client, queryString, params, fields } = query as unknown as PostgresJsParts;
-  const unsafe = client?.unsafe;
-  if (!unsafe || queryString === undefined || !params || !fields || fields.some((f) => f.path.length !== 1)) {
-    return Object.assign((values: Record<string, unknown>) => query.execute(values), { direct: false });
-  }
-  const keys = fields.map((f) => f.path[0]!);
-  const decoders = fields.map(({ field }, i): Decoder => {
-    const decoder = is(field, Column) ? field : is(field, SQL) ? (field as unknown as { decoder: Decoder }).decoder : undefined;
-    if (!decoder) throw new Error(`hot: no decoder for the column ${keys[i]}`);
-    return decoder;
-  });
-  const fill = fillerOf(params);
-  const run = async (values: Record<string, unknown>) => {
-    const args = fill(values);
-    let rows: unknown[][];
-    try {
-      rows = await unsafe.call(client, queryString, args, { prepare: true }).values();
-    } catch (error) {
-      throw new DrizzleQueryError(queryString, args, error as Error);
-    }
-    return rows.map((raw) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) row[keys[i]!] = raw[i] === null ? null : decoders[i]!.mapFromDriverValue(raw[i]);
-      return row as Row;
-    });
-  };
-  return Object.assign(run, { direct: true });
 }

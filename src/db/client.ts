@@ -29,7 +29,7 @@ export interface DatabaseOptions {
 }
 
 /**
- * Prepared statements (the named ones: `runPrepared`, `.prepare(name)`, `hot`) run on their
+ * Prepared statements (the named ones: `runPrepared`, `preparedRaw`, `.prepare(name)`) run on their
  * generic plan, planned once per connection. Left to itself, Postgres chooses between the
  * generic plan and a new plan per execution by comparing the generic plan's cost with the
  * average cost of the first few per-execution plans, and that average is kept for the life of
