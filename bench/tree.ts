@@ -30,7 +30,8 @@ export interface LoadedTree {
 
 const BATCH = 5_000;
 
-export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwordHash: string): Promise<LoadedTree> {
+/** `random`: where the tree's choices come from (a seeded generator makes the same tree every run). */
+export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwordHash: string, random: () => number = Math.random): Promise<LoadedTree> {
   const parent = new Map<string, string>();
   const depth = new Map<string, number>([[adminId, 0]]);
   // Chains as sign-ups leave them (src/core/chains.ts): the first partner continues the
@@ -61,7 +62,7 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
   }
   const bushy: string[] = [];
   for (let i = 0; i < spec.bushy; i++) {
-    const p = i === 0 ? adminId : bushy[Math.floor(Math.random() * bushy.length)]!;
+    const p = i === 0 ? adminId : bushy[Math.floor(random() * bushy.length)]!;
     bushy.push(add(p));
   }
 
@@ -96,14 +97,14 @@ export async function loadTree(pg: Sql, adminId: string, spec: TreeSpec, passwor
   // Team sizes as sign-ups would have counted them (migration 0011's function).
   await pg`SELECT rebuild_team_sums()`;
 
-  const active = bushy.filter(() => Math.random() < spec.activeShare);
+  const active = bushy.filter(() => random() < spec.activeShare);
   for (let i = 0; i < active.length; i += BATCH) {
     const rows = active.slice(i, i + BATCH).map((id) => ({
       user_id: id,
       program: "3p",
       level: 1,
       status: "active",
-      cycles: Math.floor(Math.random() * 2),
+      cycles: Math.floor(random() * 2),
       chain_id: chainOf.get(id)!,
       depth: depth.get(id)!,
     }));

@@ -1,0 +1,215 @@
+/**
+ * What the statements of a purchase and of GET /api/auth cost Postgres, in instructions:
+ *
+ *   bun bench/statements.ts      (valgrind and the Postgres server binaries on the machine:
+ *                                 `apt-get install -y valgrind postgresql`; PG_BIN=dir to pick them)
+ *
+ * Timings on a shared 2-CPU machine move by 10 to 40% between identical runs, so an improvement
+ * of a few percent cannot be seen in requests a second. Instructions counted by callgrind are the
+ * same to a few hundredths of a percent run after run: this is the figure to judge a statement's
+ * change by (bench/http.ts still says what it is worth in requests a second).
+ *
+ * How: a scratch cluster of its own (initdb in a temporary folder, its own port), migrated and
+ * seeded by the app's code, with a random tree of 500 members (half of them holding 3P level 1)
+ * and a funded leaf; the cluster is copied as it is. Then one purchase with an Idempotency-Key
+ * (3P level 1, the leaf) and one GET /api/auth go through the real app, on a postgres.js client
+ * that records every statement with its parameters. Each recorded statement then runs in
+ * `postgres --single` on the copy (the state before the purchase) under callgrind: prepared, on
+ * its generic plan as the server runs it, K times in a transaction rolled back each time, less
+ * the same with `SELECT 1` in place of the statement, and less the same with K smaller: what one
+ * execution of the statement itself costs. A statement that needs an earlier one of its
+ * transaction runs here without it (the money statement without the activation's row): the same
+ * plan, nearly the same work.
+ */
+import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { EXTERNAL, transfer } from "../src/core/ledger";
+import { argon2Hasher } from "../src/core/sessions";
+import { inTransaction } from "../src/core/tx";
+import { openDatabase, type Db } from "../src/db/client";
+import { migrate } from "../src/db/migrate";
+import * as schema from "../src/db/schema";
+import { seed } from "../src/db/seed";
+import { createApp } from "../src/server/app";
+import { loadConfig } from "../src/server/config";
+import { issueToken } from "../src/server/tokens";
+import { loadTree } from "./tree";
+
+const SECRET = "bench-statements-secret-that-is-long-enough";
+/** Executions measured per statement (and the smaller run subtracted, for the fixed start-up). */
+const K = 20;
+const K0 = 5;
+
+function pgBin(): string {
+  if (process.env.PG_BIN) return process.env.PG_BIN;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of versions) if (existsSync(join(root, v, "bin", "postgres"))) return join(root, v, "bin");
+  throw new Error("no Postgres server binaries: apt-get install -y postgresql, or PG_BIN=dir");
+}
+const BIN = pgBin();
+if (Bun.spawnSync(["which", "valgrind"]).exitCode !== 0) throw new Error("valgrind is not installed: apt-get install -y valgrind");
+
+/** Commands run as the `postgres` user when this is root (initdb and postgres refuse root). */
+const asServerUser = (cmd: string[]) => (process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
+function run(cmd: string[], input?: Blob): string {
+  const result = Bun.spawnSync(asServerUser(cmd), { stdin: input ?? "ignore", stdout: "pipe", stderr: "pipe" });
+  if (result.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed:\n${result.stdout}${result.stderr}`);
+  return `${result.stdout}${result.stderr}`;
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.serve({ port: 0, fetch: () => new Response() });
+  const port = probe.port!;
+  await probe.stop(true);
+  return port;
+}
+
+const work = mkdtempSync(join(tmpdir(), "bench-statements-"));
+const own = (path: string) => {
+  if (process.getuid?.() === 0) Bun.spawnSync(["chown", "-R", "postgres:", path]);
+};
+own(work);
+const data = join(work, "data");
+const before = join(work, "before");
+const port = await freePort();
+const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+const pgctl = (action: "start" | "stop", dir = data) =>
+  run([join(BIN, "pg_ctl"), "-D", dir, "-w", "-l", join(work, "log"), ...(action === "start" ? ["-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1`] : []), action]);
+
+/** A value as a literal for EXECUTE (typed unknown, as postgres.js sends its parameters). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return "NULL";
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return `E'${text.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\n/g, "\\n")}'`;
+}
+
+/** Instructions callgrind counted for `postgres --single` running `commands` on the copy. */
+function instructions(commands: string[]): number {
+  const input = join(work, "input.sql");
+  // -j: a command ends at a semicolon and an empty line, so statements may span lines.
+  writeFileSync(input, ["SET plan_cache_mode = force_generic_plan", "SET random_page_cost = 1.1", ...commands].map((c) => `${c.replace(/\n\s*\n/g, "\n")};\n\n`).join(""));
+  own(input);
+  const out = run(["valgrind", "--tool=callgrind", `--callgrind-out-file=${join(work, "callgrind.out")}`, join(BIN, "postgres"), "--single", "-j", "-D", before, "postgres"], Bun.file(input));
+  if (/ERROR:/.test(out)) throw new Error(`a statement failed in postgres --single:\n${out.split("\n").filter((l) => /ERROR|DETAIL|STATEMENT/.test(l)).slice(0, 6).join("\n")}`);
+  const collected = /Collected : ([\d,]+)/.exec(out)?.[1];
+  if (!collected) throw new Error(`callgrind printed no count:\n${out.slice(-2000)}`);
+  return Number(collected.replace(/,/g, ""));
+}
+
+/** One execution of prepared `statement` as `execute` says, in a transaction rolled back each time. */
+function measure(statement: string, execute: string): number {
+  const times = (k: number) => Array.from({ length: k }, () => ["BEGIN", execute, "ROLLBACK"]).flat();
+  const prepared = [`PREPARE s AS ${statement}`];
+  return (instructions([...prepared, ...times(K)]) - instructions([...prepared, ...times(K0)])) / (K - K0);
+}
+
+let transactionAlone: number | undefined;
+
+/** One execution of `text` with `params`, less a transaction of SELECT 1 (its begin, end and the simplest statement). */
+function perExecution(text: string, params: unknown[]): number {
+  transactionAlone ??= measure("SELECT 1", "EXECUTE s");
+  return measure(text, params.length === 0 ? "EXECUTE s" : `EXECUTE s(${params.map(literal).join(", ")})`) - transactionAlone;
+}
+
+/** A small PRNG (mulberry32): the same tree, so the same walk and statements, every run. */
+function seeded(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Recorded {
+  text: string;
+  params: unknown[];
+}
+
+let exitCode = 1;
+try {
+  run([join(BIN, "initdb"), "-D", data, "-A", "trust", "-U", "postgres", "--no-sync"]);
+  pgctl("start");
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  const hasher = argon2Hasher({ memoryCost: 1024, timeCost: 1 });
+  const database = await openDatabase({ databaseUrl: url, max: 4 });
+  const setup = database.db;
+  await migrate(database);
+  await seed(setup, { adminEmail: "admin@bench.local", adminPassword: "bench-password", hasher });
+  const [{ id: adminId }] = (await admin`SELECT id FROM users WHERE role = 'admin'`) as unknown as [{ id: string }];
+  const tree = await loadTree(admin, adminId, { chain: 0, comb: 0, bushy: 500, activeShare: 0.5 }, await hasher.hash("bench-password"), seeded(0x5eed));
+  // A leaf without 3P level 1, under uplines of whom about half hold it: the walk goes up a few.
+  const [{ id: buyer }] = (await admin`SELECT id FROM users u WHERE id IN ${admin(tree.leaves)}
+    AND NOT EXISTS (SELECT 1 FROM user_levels l WHERE l.user_id = u.id) ORDER BY depth DESC LIMIT 1`) as unknown as [{ id: string }];
+  await inTransaction(setup, (tx) => transfer(tx, { from: EXTERNAL, to: buyer, amount: 100_000n, kind: "deposit" }));
+  await admin.unsafe("VACUUM ANALYZE");
+  await admin.end();
+  await database.close();
+  pgctl("stop");
+  cpSync(data, before, { recursive: true });
+  own(before);
+  pgctl("start");
+
+  // The app on a client that records what it sends.
+  let recording: Recorded[] | undefined;
+  const client = postgres(url, {
+    max: 2,
+    onnotice: () => {},
+    connection: { plan_cache_mode: "force_generic_plan", random_page_cost: "1.1" },
+    debug: (_connection, text, params) => void recording?.push({ text, params }),
+  });
+  const app = createApp({ db: drizzle(client, { schema }) as unknown as Db, config: loadConfig({ SIGNUP_LIMIT: "0" }), hasher, jwtSecret: SECRET });
+  const token = await issueToken(SECRET, buyer);
+  const request = async (method: string, path: string, headers: Record<string, string> = {}) => {
+    recording = [];
+    const res = await app.request(path, { method, headers: { "x-auth-token": token, ...headers } });
+    const body = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status} ${body}`);
+    await Bun.sleep(100); // the live events' publish, after the commit, is not the request's
+    // Not the request's: the live events' publish after the commit, postgres.js's look at the
+    // array types when it opens a connection, and the sweep of old keys that one keyed call in a
+    // hundred makes after its answer.
+    const made = recording.filter((r) => !/pg_notify|pg_catalog\.pg_type|^delete from "idempotency_keys"/.test(r.text));
+    recording = undefined;
+    return made;
+  };
+  const purchase = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": crypto.randomUUID() });
+  const auth = await request("GET", "/api/auth");
+  await client.end();
+  pgctl("stop");
+
+  console.log(`bench/statements.ts, ${new Date().toISOString().slice(0, 10)}: instructions per execution (callgrind, postgres --single, ${BIN})`);
+  for (const [what, statements] of [
+    ["POST /api/user/packages/purchase/3p/1 with an Idempotency-Key (the token check, then its transaction)", purchase],
+    ["GET /api/auth", auth],
+  ] as const) {
+    console.log(`\n${what}`);
+    let total = 0;
+    for (const { text, params } of statements) {
+      const name = text.replace(/\s+/g, " ").trim().slice(0, 70);
+      if (/^(begin|commit)$/i.test(text.trim())) {
+        console.log(`  ${"(transaction)".padStart(12)}  ${name}`);
+        continue;
+      }
+      const cost = Math.max(0, perExecution(text, params));
+      total += cost;
+      console.log(`  ${Math.round(cost).toLocaleString("en-US").padStart(12)}  ${name}`);
+    }
+    console.log(`  ${Math.round(total).toLocaleString("en-US").padStart(12)}  in all, besides the transactions' own begin and end`);
+  }
+  exitCode = 0;
+} catch (error) {
+  console.error(error);
+  try {
+    pgctl("stop");
+  } catch {
+    // not running
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+  process.exit(exitCode);
+}
