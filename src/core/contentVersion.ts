@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { settings } from "../db/schema";
-import { preparedPer } from "./sessions";
+import { preparedPer } from "./prepared";
 
 /*
  * The version of what the public pages show from the database (level prices), so that every

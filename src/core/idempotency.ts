@@ -2,8 +2,7 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { refuse } from "./errors";
-import { runPrepared } from "./prepared";
-import { preparedPer } from "./sessions";
+import { preparedPer, runPrepared } from "./prepared";
 
 /** A money call made with an Idempotency-Key: who, which key, and a hash of what was asked. */
 export interface IdempotencyClaim {

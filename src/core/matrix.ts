@@ -98,7 +98,7 @@ async function placementLoop(
 
 /**
  * docs/rules.md#purchase steps 1 and 2 in one statement. It shares the buyer's users row and
- * reads their chain, depth and name there: the user_levels row copies the chain and depth
+ * reads their chain, depth, name and referrer there: the user_levels row copies the chain and depth
  * (chains.ts), and sharing the row makes a sign-up that moves the buyer to another chain wait for
  * this purchase (and then update the copy), or this purchase wait for it (and then read the new
  * chain, a locked read seeing the row as it is now): the copy is never left stale. It reads,
@@ -107,20 +107,26 @@ async function placementLoop(
  * moves), and, when all of step 1 holds, inserts the buyer's level row, active: the first
  * user_levels lock the purchase takes (descendant first). The insert reads the shared row, so
  * it comes after that lock. Refuses as step 1 says, in its order.
+ *
+ * It also reads, without locks, whether the buyer's direct referrer (not deleted) has no row at
+ * the level: a `not_active` missed earning may be theirs (docs/rules.md#missed-earnings). When
+ * not, and the walks passed no frozen user, the purchase has no missed earning to record and
+ * makes no statement for them (most purchases).
  */
-async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string }> {
+async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string; referrerLacksLevel: boolean }> {
   const [row] = await runPrepared<{
     cost: string | null;
     current: OwnedLevelStatus | null;
     previous: OwnedLevelStatus | null;
     available: string | null;
     name: string | null;
+    referrer_lacks_level: boolean | null;
     activated: boolean;
   }>(
     tx,
     "purchase_activate",
     sql`WITH buyer AS MATERIALIZED (
-        SELECT id, chain_id, depth, name FROM users WHERE id = ${buyerId} FOR SHARE
+        SELECT id, chain_id, depth, name, referrer_id FROM users WHERE id = ${buyerId} FOR SHARE
       ),
       state AS MATERIALIZED (
         SELECT pl.cost,
@@ -138,6 +144,8 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
         RETURNING user_id
       )
       SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
+        (SELECT NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)
+          FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL) AS referrer_lacks_level,
         EXISTS (SELECT 1 FROM activated) AS activated
       FROM state s LEFT JOIN buyer b ON true`,
   );
@@ -151,7 +159,7 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
     return refuse(alreadyCode(won ?? "active"));
   }
-  return { cost, buyer: row.name };
+  return { cost, buyer: row.name, referrerLacksLevel: row.referrer_lacks_level === true };
 }
 
 /** A matrix owner's level row after a buyer took its next slot (docs/rules.md#slots): written once the loop is done. */
@@ -206,7 +214,7 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
  * the placements, the owners' level rows and, last, the notifications (their heads).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number): Promise<PurchaseResult> {
-  const { cost, buyer } = await activate(tx, buyerId, program, level);
+  const { cost, buyer, referrerLacksLevel } = await activate(tx, buyerId, program, level);
 
   const fills: Fill[] = [];
   const { payee, steps, passed } = await placementLoop(
@@ -223,8 +231,9 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     },
   );
 
-  // The frozen users the walks went past, then the referrer without the level (docs/rules.md#missed-earnings).
-  const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: true });
+  // The frozen users the walks went past, then the referrer without the level (docs/rules.md#missed-earnings):
+  // the referrer is looked at only when the activation found them without it (recordMissed reads again).
+  const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: referrerLacksLevel });
   // Each matrix owner, who froze, and who was passed by.
   const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
   const writes = purchaseWrites(buyerId, program, level, cost, steps, fills, notes);

@@ -7,8 +7,6 @@ import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { minutesOf, secondsInterval } from "./throttle";
 import { pairsAtOnce } from "./prepared";
-
-export { preparedPer } from "./prepared";
 import { inTransaction } from "./tx";
 import { normalizeEmail } from "./util";
 
@@ -119,7 +117,6 @@ export function tokenVerdict(row: TokenRow | undefined, claims: TokenClaims): To
   return { id: row.id, role: row.role };
 }
 
-
 /**
  * The token's user for a [user id, token id] pair: the user (not deleted) with the token's
  * revocation and the user's session generation; none when the user is gone or deleted. The checks
@@ -136,8 +133,7 @@ const tokenRow = pairsAtOnce<TokenRow>(
 
 /**
  * The user a token speaks for, when the token is not revoked and the user not deleted. One round
- * trip, shared with the checks of the requests that came while the token statements were busy
- * (`gathered`).
+ * trip, shared with the checks of the requests that came while the token statements were busy.
  */
 export async function tokenUser(db: Db, claims: TokenClaims): Promise<TokenUser | null> {
   return tokenVerdict(await tokenRow(db)([claims.sub, claims.jti]), claims);
