@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import { announced } from "../../core/liveEvents";
 import { EVENTS_CHANNEL, notify } from "../../core/notifications";
 import { rowsOf } from "../../db/client";
+import { onPostgres } from "../../testing/db";
 import type { Harness } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
 import { useMoneyHarness } from "../../testing/useHarness";
@@ -136,6 +137,38 @@ describe("each kind is written once, in the event's transaction", () => {
       kind: "missed",
       text: "A payment of 5 USDT (Kid's purchase of 3P level 1) passed you by: you do not have that level yet.",
     });
+  });
+});
+
+describe("a member's notification ids grow in commit order", () => {
+  test.skipIf(!onPostgres)("a transaction notifying a member waits for another one that notified them to commit, and takes the later id", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const bob = await h.signUp({ name: "Bob" });
+    const note = (userId: string, eventKey: string) => ({ userId, kind: "partner_joined" as const, eventKey, text: `${eventKey} joined your team as your direct partner.` });
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let notified!: () => void;
+    const firstNotified = new Promise<void>((resolve) => (notified = resolve));
+    // The first transaction notifies Alice and stays open.
+    const first = h.db.transaction(async (tx) => {
+      await notify(tx, note(alice.id, "First"));
+      notified();
+      await held;
+    });
+    await firstNotified;
+    let secondDone = false;
+    const second = h.db.transaction((tx) => notify(tx, note(alice.id, "Second"))).then(() => (secondDone = true));
+    // Another member's notification does not wait.
+    await h.db.transaction((tx) => notify(tx, note(bob.id, "Other")));
+    await Bun.sleep(300);
+    expect(secondDone).toBe(false);
+    release();
+    await Promise.all([first, second]);
+    expect((await notesOf(alice.token)).map((n) => n.text.split(" ")[0])).toEqual(["First", "Second"]);
+    const ids = rowsOf<{ key: string; id: string }>(
+      await h.db.execute(sql`SELECT event_key AS key, id::text AS id FROM notifications WHERE user_id = ${alice.id} ORDER BY id`),
+    );
+    expect(ids.map((r) => r.key)).toEqual(["First", "Second"]);
   });
 });
 
