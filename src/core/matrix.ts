@@ -108,19 +108,19 @@ async function placementLoop(
  * user_levels lock the purchase takes (descendant first). The insert reads the shared row, so
  * it comes after that lock. Refuses as step 1 says, in its order.
  *
- * It also reads, without locks, whether the buyer's direct referrer (not deleted) has no row at
- * the level: a `not_active` missed earning may be theirs (docs/rules.md#missed-earnings). When
- * not, and the walks passed no frozen user, the purchase has no missed earning to record and
- * makes no statement for them (most purchases).
+ * It also reads, without locks, the buyer's direct referrer when they are not deleted and have no
+ * row at the level: theirs is a `not_active` missed earning (docs/rules.md#missed-earnings). When
+ * there is none, and the walks passed no frozen user, the purchase has no missed earning to
+ * record and makes no statement for them (most purchases).
  */
-async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string; referrerLacksLevel: boolean }> {
+async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null }> {
   const [row] = await runPrepared<{
     cost: string | null;
     current: OwnedLevelStatus | null;
     previous: OwnedLevelStatus | null;
     available: string | null;
     name: string | null;
-    referrer_lacks_level: boolean | null;
+    referrer_without: string | null;
     activated: boolean;
   }>(
     tx,
@@ -144,8 +144,8 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
         RETURNING user_id
       )
       SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
-        (SELECT NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)
-          FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL) AS referrer_lacks_level,
+        (SELECT r.id FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)) AS referrer_without,
         EXISTS (SELECT 1 FROM activated) AS activated
       FROM state s LEFT JOIN buyer b ON true`,
   );
@@ -159,7 +159,7 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
     return refuse(alreadyCode(won ?? "active"));
   }
-  return { cost, buyer: row.name, referrerLacksLevel: row.referrer_lacks_level === true };
+  return { cost, buyer: row.name, referrerWithout: row.referrer_without };
 }
 
 /** A matrix owner's level row after a buyer took its next slot (docs/rules.md#slots): written once the loop is done. */
@@ -214,7 +214,7 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
  * the placements, the owners' level rows and, last, the notifications (their heads).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number): Promise<PurchaseResult> {
-  const { cost, buyer, referrerLacksLevel } = await activate(tx, buyerId, program, level);
+  const { cost, buyer, referrerWithout } = await activate(tx, buyerId, program, level);
 
   const fills: Fill[] = [];
   const { payee, steps, passed } = await placementLoop(
@@ -231,9 +231,8 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     },
   );
 
-  // The frozen users the walks went past, then the referrer without the level (docs/rules.md#missed-earnings):
-  // the referrer is looked at only when the activation found them without it (recordMissed reads again).
-  const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: referrerLacksLevel });
+  // The frozen users the walks went past, then the referrer without the level, as the activation read them (docs/rules.md#missed-earnings).
+  const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: referrerWithout ?? undefined });
   // Each matrix owner, who froze, and who was passed by.
   const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
   const writes = purchaseWrites(buyerId, program, level, cost, steps, fills, notes);

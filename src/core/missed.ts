@@ -20,10 +20,11 @@ export interface MissedRecord {
 /**
  * Records what passed members by when `buyerId` moved `amount` at (program, level): a `frozen`
  * record for each of `frozen` (the frozen users the walks went past, in walk order), then, with
- * `referrer`, a `not_active` record for the buyer's direct referrer when they are not deleted and
- * have not bought the level (read here, without locks: a record, not money). One statement;
- * answers the records in the order written (ids growing). Nothing when the amount is 0 (nothing
- * passed anyone by; the table holds amounts above 0 only).
+ * `referrer`, a `not_active` record for them: the buyer's direct referrer, not deleted, without
+ * the level, as the purchase's activation read them (without locks: a record, not money). One
+ * statement, none when there is nothing to record; answers the records in the order written (ids
+ * growing). Nothing when the amount is 0 (nothing passed anyone by; the table holds amounts above
+ * 0 only).
  *
  * Lock order (docs/rules.md#lock-order): the foreign keys take KEY SHARE locks on the users rows
  * named. Only a deletion conflicts with those (it takes its users row FOR UPDATE, before anything
@@ -37,10 +38,10 @@ export async function recordMissed(
   level: number,
   amount: Cents,
   frozen: string[],
-  options: { referrer?: boolean } = {},
+  options: { referrer?: string } = {},
 ): Promise<(MissedRecord & { id: bigint })[]> {
-  const referrer = options.referrer === true;
-  if (amount <= 0n || (frozen.length === 0 && !referrer)) return [];
+  const referrer = options.referrer ?? null;
+  if (amount <= 0n || (frozen.length === 0 && referrer === null)) return [];
   const rows = await runPrepared<{ id: string; user_id: string; reason: MissedReason }>(
     tx,
     "missed_record",
@@ -50,10 +51,8 @@ export async function recordMissed(
         SELECT f.user_id, 'frozen' AS reason, 0 AS part, f.ord
         FROM jsonb_array_elements_text(${JSON.stringify(frozen)}::jsonb) WITH ORDINALITY f(user_id, ord)
         UNION ALL
-        SELECT r.id, 'not_active', 1, 0
-        FROM users b JOIN users r ON r.id = b.referrer_id
-        LEFT JOIN user_levels ul ON ul.user_id = r.id AND ul.program = ${program} AND ul.level = ${level}
-        WHERE ${referrer}::boolean AND b.id = ${buyerId} AND r.deleted_at IS NULL AND ul.user_id IS NULL
+        SELECT ${referrer}::text, 'not_active', 1, 0
+        WHERE ${referrer}::text IS NOT NULL
       ) m
       ORDER BY m.part, m.ord
       RETURNING id::text, user_id, reason`,

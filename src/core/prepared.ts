@@ -25,23 +25,30 @@ const dialect = new PgDialect();
  */
 export async function runPrepared<Row>(db: Db | Tx, name: string, query: SQL): Promise<Row[]> {
   const built = rawQuery(query) ?? dialect.sqlToQuery(query);
-  const unsafe = driverOf(db);
-  if (!unsafe) return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, name, false).execute());
-  try {
-    return (await unsafe(built.sql, built.params, { prepare: true })) as Row[];
-  } catch (error) {
-    throw new DrizzleQueryError(built.sql, built.params, error as Error);
-  }
-}
-
-/** postgres.js's `unsafe`, bound to the connection or transaction `db` runs on; undefined on the embedded database. */
-function driverOf(db: Db | Tx): PostgresJsUnsafe | undefined {
-  const client = (db._.session as unknown as { client?: { unsafe?: PostgresJsUnsafe } }).client;
-  const unsafe = client?.unsafe;
-  return typeof unsafe === "function" ? unsafe.bind(client) : undefined;
+  const send = driverOf(db);
+  if (!send) return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, name, false).execute());
+  return (await send(built.sql, built.params)) as Row[];
 }
 
 type PostgresJsUnsafe = (text: string, args: unknown[], options: { prepare: boolean }) => Promise<unknown[]>;
+
+/**
+ * On postgres.js, a statement sent as a prepared one on the connection or transaction `db` runs
+ * on, straight to the driver (its rows are the driver's own objects), failing as drizzle's
+ * execute fails; undefined on the embedded database.
+ */
+function driverOf(db: Db | Tx): ((text: string, args: unknown[]) => Promise<unknown[]>) | undefined {
+  const client = (db._.session as unknown as { client?: { unsafe?: PostgresJsUnsafe } }).client;
+  const unsafe = client?.unsafe;
+  if (typeof unsafe !== "function") return undefined;
+  return async (text, args) => {
+    try {
+      return await unsafe.call(client, text, args, { prepare: true });
+    } catch (error) {
+      throw new DrizzleQueryError(text, args, error as Error);
+    }
+  };
+}
 
 /**
  * The text and parameters of a raw statement, the same as dialect.sqlToQuery makes them, for what
@@ -73,20 +80,14 @@ export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undef
  * with the placeholders' values. Like runPrepared, without making the text again on every call.
  */
 export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Record<string, unknown>) => Promise<Row[]> {
-  const prepared = db._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
-  const { client, queryString, params } = prepared as unknown as PostgresJsParts;
-  const unsafe = client?.unsafe;
-  if (!unsafe || queryString === undefined || !params) return async (values) => rowsOf<Row>(await prepared.execute(values));
-  // On postgres.js, straight to the driver (the rows are its own objects).
-  const fill = fillerOf(params);
-  return async (values) => {
-    const args = fill(values);
-    try {
-      return (await unsafe.call(client, queryString, args, { prepare: true })) as Row[];
-    } catch (error) {
-      throw new DrizzleQueryError(queryString, args, error as Error);
-    }
-  };
+  const built = dialect.sqlToQuery(query);
+  const send = driverOf(db);
+  if (!send) {
+    const prepared = db._.session.prepareQuery(built, undefined, name, false);
+    return async (values) => rowsOf<Row>(await prepared.execute(values));
+  }
+  const fill = fillerOf(built.params);
+  return async (values) => (await send(built.sql, fill(values))) as Row[];
 }
 
 /**
@@ -169,17 +170,10 @@ const PAIRS_AT_ONCE = { inFlight: 2, max: 64 };
  * The rows of a statement that answered `asks` asks (a `gathered` list), one per ask in the asks'
  * order: each row names its ask in `ord` (1: the first); an ask no row answered is undefined.
  */
-export function inAskOrder<Row extends { ord: number }>(rows: Row[], asks: number): (Row | undefined)[] {
+function inAskOrder<Row extends { ord: number }>(rows: Row[], asks: number): (Row | undefined)[] {
   const answers: (Row | undefined)[] = new Array(asks);
   for (const row of rows) answers[row.ord - 1] = row;
   return answers;
-}
-
-/** What preparedRaw reads of a query drizzle prepared for postgres.js (its PostgresJsPreparedQuery). */
-interface PostgresJsParts {
-  client?: { unsafe?: (text: string, args: unknown[], options: { prepare: boolean }) => Promise<unknown[]> & { values(): Promise<unknown[][]> } };
-  queryString?: string;
-  params?: unknown[];
 }
 
 /**
