@@ -2,8 +2,11 @@
  * HTTP throughput of the real server against its floors, measured in one run:
  *
  *   bun bench/http.ts [--seconds 10] [--rounds 3] [--no-lcp] [--only page,auth,purchases,workers,memory,lcp,signups]
+ *                     [--against REV]
  *       (Postgres at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
  *        BENCH_PROFILE=dir: a CPU profile of the one-process server, in markdown, written there;
+ *        BENCH_PERF=dir: perf recordings of the timed purchase runs, written there;
+ *        --against REV: purchases against the server of git revision REV, not against pgbench;
  *        wrk and pgbench on the PATH: `apt-get install -y wrk postgresql-client`; Chromium at
  *        /usr/bin/chromium for the LCP)
  *
@@ -41,7 +44,7 @@
  * once against one at a time. Prints every figure with its floor.
  */
 import type { Subprocess } from "bun";
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -55,6 +58,9 @@ const { values } = parseArgs({
     "no-lcp": { type: "boolean", default: false },
     // Some of the figures only, to look at one closely: a comma-separated list of the names above.
     only: { type: "string" },
+    // A git revision: its server (a worktree of it, on the same database) against this tree's, in
+    // purchases, alternately; instead of against pgbench. To judge a change to the purchase path.
+    against: { type: "string" },
   },
 });
 const FIGURES = ["page", "auth", "purchases", "workers", "memory", "lcp", "signups"] as const;
@@ -97,8 +103,8 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts a process and waits for `ready` in its output (stdout and stderr are kept for errors). */
-async function start(cmd: string[], env: Record<string, string>, ready: string): Promise<Subprocess> {
-  const child = Bun.spawn(cmd, { cwd: ROOT, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+async function start(cmd: string[], env: Record<string, string>, ready: string, cwd = ROOT): Promise<Subprocess> {
+  const child = Bun.spawn(cmd, { cwd, env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
   children.push(child);
   let out = "";
   const decoder = new TextDecoder();
@@ -124,8 +130,26 @@ async function stop(child: Subprocess) {
 
 /** BENCH_PROFILE=dir: the one-process server writes a CPU profile (markdown) there when it stops. */
 const PROFILE = process.env.BENCH_PROFILE;
+/**
+ * BENCH_PERF=dir: `perf record -a -g` of the whole machine during each timed purchase run, one
+ * file a run (purchases-1.data, ...): what the server, Postgres and the clients spend it on, with
+ * the members' preparation left out. Read with `perf report -i FILE --sort comm,dso`.
+ */
+const PERF = process.env.BENCH_PERF;
+let perfRuns = 0;
 
-const server = (port: number, workers: number) =>
+/** A system-wide perf recording, stopped (and written) by the function it answers. */
+function perfRecord(): () => Promise<void> {
+  if (!PERF) return async () => {};
+  const file = join(PERF, `purchases-${++perfRuns}.data`);
+  const perf = Bun.spawn(["perf", "record", "-a", "-g", "-F", "999", "-o", file], { stdout: "ignore", stderr: "ignore" });
+  return async () => {
+    perf.kill("SIGINT");
+    await perf.exited;
+  };
+}
+
+const server = (port: number, workers: number, cwd = ROOT) =>
   start(
     ["bun", ...(PROFILE && workers === 1 ? ["--cpu-prof-md", `--cpu-prof-dir=${PROFILE}`] : []), "src/server/index.ts"],
     {
@@ -138,7 +162,22 @@ const server = (port: number, workers: number) =>
       SIGNUP_LIMIT: "0",
     },
     "Listening on",
+    cwd,
   );
+
+/**
+ * A worktree of `revision` (--against) beside this one, with this tree's node_modules: its
+ * server runs the code of that revision on the same database. Removed at the end.
+ */
+function worktreeOf(revision: string): string {
+  const dir = join(tmpdir(), `bench-against-${process.pid}`);
+  const add = Bun.spawnSync(["git", "worktree", "add", "--detach", dir, revision], { cwd: ROOT });
+  if (add.exitCode !== 0) throw new Error(`git worktree add ${revision} failed:\n${add.stderr}`);
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  cleanups.push(() => void Bun.spawnSync(["git", "worktree", "remove", "--force", dir], { cwd: ROOT }));
+  return dir;
+}
+const cleanups: (() => void)[] = [];
 
 interface Run {
   rps: number;
@@ -436,7 +475,7 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
    * during it fails the bench, while the warm-up just ends there. Any purchase that is not
    * answered 2xx within 30 s fails the bench.
    */
-  async function run(seconds: number, warm = false): Promise<Run> {
+  async function run(seconds: number, warm = false, target = { base, serverPid }): Promise<Run> {
     if (!warm) {
       const need = Math.ceil(fastest * seconds * HEADROOM) + BUYING_CLIENTS * LEVEL_ORDER.length;
       const left = idle.reduce((n, b) => n + LEVEL_ORDER.length - b.bought, 0);
@@ -446,7 +485,8 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
     let counted = 0;
     let late = 0;
     let failure: Error | undefined;
-    const started = cpuStart(serverPid);
+    const stopPerf = warm ? async () => {} : perfRecord();
+    const started = cpuStart(target.serverPid);
     const start = performance.now();
     let end = start + seconds * 1000;
     const client = async () => {
@@ -460,7 +500,7 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
         const [program, level] = LEVEL_ORDER[buyer.bought]!;
         const sent = performance.now();
         try {
-          const res = await fetch(`${base}/api/user/packages/purchase/${program}/${level}`, {
+          const res = await fetch(`${target.base}/api/user/packages/purchase/${program}/${level}`, {
             method: "POST",
             headers: { "x-auth-token": buyer.token, "Idempotency-Key": crypto.randomUUID() },
             signal: AbortSignal.timeout(30_000),
@@ -481,6 +521,7 @@ function buying(base: string, serverPid: number, api: Api, adminToken: string, a
       }
     };
     await Promise.all(Array.from({ length: BUYING_CLIENTS }, client));
+    await stopPerf();
     if (failure) throw failure;
     const elapsed = (end - start) / 1000;
     const result: Run = { rps: counted / elapsed, requests: counted, seconds: elapsed, timeouts: late, cpu: (await Bun.sleep(200), cpuSince(started, counted)) };
@@ -580,7 +621,7 @@ try {
   await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME}`);
   await admin.unsafe(`CREATE DATABASE ${DB_NAME}`);
   // pgbench's database, loaded once (scale 16: 1.6 million accounts); each run vacuums its tables first.
-  if (wanted("purchases")) {
+  if (wanted("purchases") && !values.against) {
     await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB}`);
     await admin.unsafe(`CREATE DATABASE ${TPCB_DB}`);
     const init = Bun.spawnSync(["pgbench", "-i", "-q", "-s", String(TPCB_SCALE), TPCB_URL]);
@@ -674,11 +715,22 @@ end
     const buy = buying(s1, one.pid, api, adminToken, referralId as string);
     await buy.prepare(BUYING_CLIENTS * 4);
     await buy.run(2, true);
-    await pgbench(2);
-    console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
-    purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
-    report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
-    reportCpu("purchase", purchaseRatio.b, "TPC-B transaction", purchaseRatio.a, "clients", "pgbench");
+    if (values.against) {
+      const port = await freePort();
+      const other = await server(port, 1, worktreeOf(values.against));
+      const target = { base: `http://127.0.0.1:${port}`, serverPid: other.pid };
+      await buy.run(2, true, target);
+      console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive), this tree's server against ${values.against}'s, one process each, on the same database`);
+      const pair = await compare(() => buy.run(SECONDS, false, target), () => buy.run(SECONDS));
+      report("purchases", values.against, pair);
+      reportCpu("purchase here", pair.b, `purchase at ${values.against}`, pair.a, "clients");
+    } else {
+      await pgbench(2);
+      console.log(`\nPOST /api/user/packages/purchase: ${BUYING_CLIENTS} clients (fetch, keep-alive) on one server process against pgbench TPC-B -c${BUYING_CLIENTS} -j2, scale ${TPCB_SCALE}`);
+      purchaseRatio = await compare(() => pgbench(), () => buy.run(SECONDS));
+      report("purchases", "pgbench TPC-B", purchaseRatio, 0.3, " tps");
+      reportCpu("purchase", purchaseRatio.b, "TPC-B transaction", purchaseRatio.a, "clients", "pgbench");
+    }
     const bought = await buy.verify(DB_URL);
     console.log(`  (${fmt(bought.made)} purchases by ${fmt(bought.members)} members, warm-up included: each a level held; the ledger sums to zero)`);
   }
@@ -752,6 +804,7 @@ end
   console.error(error);
 } finally {
   for (const child of children) if (child.exitCode === null) await stop(child);
+  for (const cleanup of cleanups) cleanup();
   await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
   await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB} WITH (FORCE)`).catch(() => {});
   await admin.end();

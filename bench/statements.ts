@@ -1,7 +1,8 @@
 /**
  * What the statements of a purchase and of GET /api/auth cost Postgres, in instructions:
  *
- *   bun bench/statements.ts      (valgrind and the Postgres server binaries on the machine:
+ *   bun bench/statements.ts [--functions N]   (N: the functions each statement spends most in)
+ *                                 (valgrind and the Postgres server binaries on the machine:
  *                                 `apt-get install -y valgrind postgresql`; PG_BIN=dir to pick them)
  *
  * Timings on a shared 2-CPU machine move by 10 to 40% between identical runs, so an improvement
@@ -87,32 +88,53 @@ function literal(value: unknown): string {
   return `E'${text.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\n/g, "\\n")}'`;
 }
 
-/** Instructions callgrind counted for `postgres --single` running `commands` on the copy. */
-function instructions(commands: string[]): number {
+/** `--functions N`: under each statement, the N functions (inclusive) its one execution spends most in. */
+const FUNCTIONS = (() => {
+  const at = process.argv.indexOf("--functions");
+  return at < 0 ? 0 : Number(process.argv[at + 1] ?? 20);
+})();
+
+/** Inclusive instructions per function in a callgrind output (callgrind_annotate's table). */
+function byFunction(file: string): Map<string, number> {
+  const out = Bun.spawnSync(["callgrind_annotate", "--inclusive=yes", "--threshold=100", file], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
+  const counts = new Map<string, number>();
+  for (const line of out.split("\n")) {
+    const match = /^\s*([\d,]+)\s+\([^)]*\)\s+(?:\S*:)?(\S+)/.exec(line);
+    if (match) counts.set(match[2]!, (counts.get(match[2]!) ?? 0) + Number(match[1]!.replace(/,/g, "")));
+  }
+  return counts;
+}
+
+/** Instructions callgrind counted for `postgres --single` running `commands` on the copy (and, with `profile`, per function). */
+function instructions(commands: string[], profile?: Map<string, number>[]): number {
   const input = join(work, "input.sql");
   // -j: a command ends at a semicolon and an empty line, so statements may span lines.
   writeFileSync(input, ["SET plan_cache_mode = force_generic_plan", "SET random_page_cost = 1.1", ...commands].map((c) => `${c.replace(/\n\s*\n/g, "\n")};\n\n`).join(""));
   own(input);
   const out = run(["valgrind", "--tool=callgrind", `--callgrind-out-file=${join(work, "callgrind.out")}`, join(BIN, "postgres"), "--single", "-j", "-D", before, "postgres"], Bun.file(input));
   if (/ERROR:/.test(out)) throw new Error(`a statement failed in postgres --single:\n${out.split("\n").filter((l) => /ERROR|DETAIL|STATEMENT/.test(l)).slice(0, 6).join("\n")}`);
+  if (profile) profile.push(byFunction(join(work, "callgrind.out")));
   const collected = /Collected : ([\d,]+)/.exec(out)?.[1];
   if (!collected) throw new Error(`callgrind printed no count:\n${out.slice(-2000)}`);
   return Number(collected.replace(/,/g, ""));
 }
 
 /** One execution of prepared `statement` as `execute` says, in a transaction rolled back each time. */
-function measure(statement: string, execute: string): number {
+function measure(statement: string, execute: string, functions?: Map<string, number>): number {
   const times = (k: number) => Array.from({ length: k }, () => ["BEGIN", execute, "ROLLBACK"]).flat();
   const prepared = [`PREPARE s AS ${statement}`];
-  return (instructions([...prepared, ...times(K)]) - instructions([...prepared, ...times(K0)])) / (K - K0);
+  const profiles: Map<string, number>[] | undefined = functions ? [] : undefined;
+  const cost = (instructions([...prepared, ...times(K)], profiles) - instructions([...prepared, ...times(K0)], profiles)) / (K - K0);
+  if (functions && profiles) for (const [name, n] of profiles[0]!) functions.set(name, (n - (profiles[1]!.get(name) ?? 0)) / (K - K0));
+  return cost;
 }
 
 let transactionAlone: number | undefined;
 
 /** One execution of `text` with `params`, less a transaction of SELECT 1 (its begin, end and the simplest statement). */
-function perExecution(text: string, params: unknown[]): number {
+function perExecution(text: string, params: unknown[], functions?: Map<string, number>): number {
   transactionAlone ??= measure("SELECT 1", "EXECUTE s");
-  return measure(text, params.length === 0 ? "EXECUTE s" : `EXECUTE s(${params.map(literal).join(", ")})`) - transactionAlone;
+  return measure(text, params.length === 0 ? "EXECUTE s" : `EXECUTE s(${params.map(literal).join(", ")})`, functions) - transactionAlone;
 }
 
 /** A small PRNG (mulberry32): the same tree, so the same walk and statements, every run. */
@@ -195,9 +217,12 @@ try {
         console.log(`  ${"(transaction)".padStart(12)}  ${name}`);
         continue;
       }
-      const cost = Math.max(0, perExecution(text, params));
+      const functions = FUNCTIONS > 0 ? new Map<string, number>() : undefined;
+      const cost = Math.max(0, perExecution(text, params, functions));
       total += cost;
       console.log(`  ${Math.round(cost).toLocaleString("en-US").padStart(12)}  ${name}`);
+      const top = [...(functions ?? [])].sort((a, b) => b[1] - a[1]).slice(0, FUNCTIONS);
+      for (const [fn, n] of top) console.log(`  ${"".padStart(12)}  ${Math.round(n).toLocaleString("en-US").padStart(10)}  ${fn}`);
     }
     console.log(`  ${Math.round(total).toLocaleString("en-US").padStart(12)}  in all, besides the transactions' own begin and end`);
   }
