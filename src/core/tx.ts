@@ -30,11 +30,16 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const [result, events] = await db.transaction(async (tx) => {
+      const { result, events } = await db.transaction(async (tx) => {
         const result = await work(tx);
-        return [result, await announced(tx)] as const;
+        // Sent now and answered before the COMMIT that follows it at once: the events are read in
+        // the commit's round trip, not one of their own. Should the read fail, the transaction is
+        // aborted, Postgres answers the COMMIT with a rollback, and the failure is thrown below.
+        const events = announced(tx);
+        events.catch(() => {});
+        return { result, events };
       });
-      publish(db, events);
+      publish(db, await events);
       return result;
     } catch (error) {
       if (attempt >= attempts || !RETRYABLE.has(pgCode(error) ?? "")) throw error;

@@ -11,13 +11,14 @@ import { matrixHelpers } from "../../testing/matrix";
 import { createApp } from "../app";
 
 /**
- * A TCP relay in front of Postgres that counts what a client waits for: each Sync or simple
- * Query it sends is a statement's answer waited for, each Flush a statement described before it
- * can be bound (postgres.js does that for a statement with parameters that is not prepared yet on
- * the connection: a second round trip). Inside a transaction postgres.js pipelines nothing.
+ * A TCP relay in front of Postgres that counts what a client asks and waits for: each Sync or
+ * simple Query it sends is a statement's answer, each Flush a statement described before it can
+ * be bound (postgres.js does that for a statement with parameters that is not prepared yet on the
+ * connection: a second round trip). `sends` counts the client's writes that ask for an answer:
+ * statements sent together (pipelined) are one round trip.
  */
 function waitCounter(target: { host: string; port: number }) {
-  const counts = { answers: 0, describes: 0 };
+  const counts = { answers: 0, describes: 0, sends: 0 };
   type Side = { buffered: Buffer; started: boolean; upstream?: import("bun").Socket<undefined>; pending: Buffer[] };
   const server = Bun.listen<Side>({
     hostname: "127.0.0.1",
@@ -41,6 +42,7 @@ function waitCounter(target: { host: string; port: number }) {
       data(socket, chunk) {
         const side = socket.data;
         side.buffered = Buffer.concat([side.buffered, chunk]);
+        const answersBefore = counts.answers;
         for (;;) {
           // The startup message has no type byte; every later message is a type byte and a length.
           const header = side.started ? 1 : 0;
@@ -53,6 +55,7 @@ function waitCounter(target: { host: string; port: number }) {
           side.buffered = side.buffered.subarray(header + length);
           side.started = true;
         }
+        if (counts.answers > answersBefore) counts.sends++;
         if (side.upstream) side.upstream.write(chunk);
         else side.pending.push(Buffer.from(chunk));
       },
@@ -65,7 +68,7 @@ function waitCounter(target: { host: string; port: number }) {
 // Only postgres.js talks to a server: on PGlite there is no wire to count.
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun test src/server/routes/packages.roundtrips.test.ts
 describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Postgres", () => {
-  test("a purchase is the token check, begin, the key, the activation, one per matrix entered, the missed earnings when there may be some, the money with the rest, the events announced, commit; each one round trip once prepared", async () => {
+  test("a purchase is the token check, begin, the key, the activation, one per matrix entered, the missed earnings when there may be some, the money with the rest, the events announced with the commit; each one round trip once prepared", async () => {
     await withHarness(async (h) => {
       const m = matrixHelpers(h);
       const referrer = await m.member();
@@ -101,13 +104,13 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
           statements.length = 0;
           firstSeen = 0;
           published = 0;
-          relay.counts.answers = relay.counts.describes = 0;
+          relay.counts.answers = relay.counts.describes = relay.counts.sends = 0;
           const headers: Record<string, string> = { "x-auth-token": user.token, ...(key ? { "Idempotency-Key": key } : {}) };
           const res = await app.request("/api/user/packages/purchase/3p/1", { method: "POST", headers });
           expect(await res.json()).toEqual({ msg: "Level purchased successfully!" });
           // The publish of the previous purchase's events may come in this one's window: its answer is not this purchase's.
           await Bun.sleep(50);
-          return { statements: statements.length, answers: relay.counts.answers - published, describes: relay.counts.describes, firstSeen };
+          return { statements: statements.length, answers: relay.counts.answers - published, sends: relay.counts.sends - published, describes: relay.counts.describes, firstSeen };
         };
         await purchase(buyers[0]!, crypto.randomUUID());
         const keyed = await purchase(buyers[1]!, crypto.randomUUID());
@@ -128,6 +131,9 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
           // again is prepared.
           expect(counted.answers).toBe(counted.statements);
           expect(counted.describes).toBeLessThanOrEqual(counted.firstSeen);
+          // The read of the live events goes out with the COMMIT, in one write: one round trip
+          // for the two (src/core/tx.ts).
+          expect(counted.sends).toBe(counted.statements - 1);
         }
         // Each purchase told the referrer of the slot taken, live, and the balances changed.
         await Bun.sleep(200);
