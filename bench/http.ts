@@ -165,6 +165,9 @@ const server = (port: number, workers: number, cwd = ROOT) =>
     cwd,
   );
 
+/** What the end of the bench undoes (the --against worktree). */
+const cleanups: (() => void)[] = [];
+
 /**
  * A worktree of `revision` (--against) beside this one, with this tree's node_modules: its
  * server runs the code of that revision on the same database. Removed at the end.
@@ -177,7 +180,6 @@ function worktreeOf(revision: string): string {
   cleanups.push(() => void Bun.spawnSync(["git", "worktree", "remove", "--force", dir], { cwd: ROOT }));
   return dir;
 }
-const cleanups: (() => void)[] = [];
 
 interface Run {
   rps: number;
