@@ -36,6 +36,8 @@ const storedAnswerStatement = preparedPer((db) =>
 /** Thrown inside the transaction when the key turns out to be answered already. */
 export class AlreadyAnswered extends Error {}
 
+const UNANSWERED: StoredAnswer = { status: 0, body: "" };
+
 /**
  * Reserves the key inside the operation's transaction. A second call with the same key waits on
  * the first one's row for a moment only: while the first is still running it is refused (409).
@@ -44,23 +46,64 @@ export class AlreadyAnswered extends Error {}
  * operation finds), that answer is written now and nothing is left to store afterwards: the row
  * commits with the operation or not at all, as with saveAnswer.
  *
- * One statement: lock_timeout is set (for this transaction) before the insert can wait on a twin's
- * row, since the insert reads its row from that setting's CTE, and set back to 0 by the inserted
- * row's RETURNING. When nothing is inserted the transaction is rolled back (AlreadyAnswered),
- * which undoes the setting too.
+ * A statement of its own; an operation whose first statement can carry the reservation takes a
+ * KeyReservation instead, and saves the round trip.
  */
-export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer = { status: 0, body: "" }): Promise<void> {
-  const inserted = await runPrepared(
-    tx,
-    "idempotency_reserve",
-    sql`WITH wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout)
-      INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
-      SELECT ${claim.userId}::text, ${claim.key}::text, ${claim.requestHash}::text, ${answer.status}::smallint, ${answer.body}::text
-      FROM wait WHERE wait.lock_timeout IS NOT NULL
-      ON CONFLICT DO NOTHING
-      RETURNING set_config('lock_timeout', '0', true)`,
-  );
-  if (inserted.length === 0) throw new AlreadyAnswered();
+export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer = UNANSWERED): Promise<void> {
+  const reserved = await runPrepared(tx, "idempotency_reserve", sql`WITH ${reservationCtes(claim, answer)} SELECT 1 FROM key_reserved`);
+  if (reserved.length === 0) throw new AlreadyAnswered();
+}
+
+/**
+ * The reservation of reserveKey as two common table expressions, for the head of a WITH list:
+ * `key_reserved` has one row when the key was reserved, none when it was taken.
+ *
+ * lock_timeout is set (for this transaction) before the insert can wait on a twin's row, since
+ * the insert reads its row from that setting's CTE, and set back to 0 by the inserted row's
+ * RETURNING. When nothing is inserted the transaction is rolled back (AlreadyAnswered), which
+ * undoes the setting too.
+ */
+function reservationCtes(claim: IdempotencyClaim, answer: StoredAnswer) {
+  return sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout),
+      key_reserved AS (
+        INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
+        SELECT ${claim.userId}::text, ${claim.key}::text, ${claim.requestHash}::text, ${answer.status}::smallint, ${answer.body}::text
+        FROM key_wait WHERE key_wait.lock_timeout IS NOT NULL
+        ON CONFLICT DO NOTHING
+        RETURNING set_config('lock_timeout', '0', true) AS lock_timeout
+      )`;
+}
+
+/**
+ * The key's reservation (reserveKey) made by the operation's own first statement: one statement,
+ * so one round trip, fewer. That statement leads its WITH list with `ctes`, and makes every lock
+ * it takes and every row it writes depend on a row of `key_reserved` (a twin's key is waited for
+ * first, and with its 300 ms limit only); it answers whether `key_reserved` has its row, and the
+ * operation hands that to `settle` before it looks at anything else the statement answered.
+ * transact checks that the operation did.
+ */
+export class KeyReservation {
+  #settled = false;
+
+  constructor(
+    private readonly claim: IdempotencyClaim,
+    private readonly answer: StoredAnswer = UNANSWERED,
+  ) {}
+
+  /** `key_wait` and `key_reserved`, for the head of the first statement's WITH list. */
+  get ctes() {
+    return reservationCtes(this.claim, this.answer);
+  }
+
+  /** Whether `key_reserved` had its row: throws AlreadyAnswered when the key was taken. */
+  settle(reserved: boolean): void {
+    this.#settled = true;
+    if (!reserved) throw new AlreadyAnswered();
+  }
+
+  get settled(): boolean {
+    return this.#settled;
+  }
 }
 
 /** Stores the answer with the operation (same transaction), or a refusal on its own. */

@@ -4,6 +4,7 @@ import { userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
+import type { KeyReservation } from "./idempotency";
 import { type Alongside, SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
@@ -112,8 +113,18 @@ async function placementLoop(
  * row at the level: theirs is a `not_active` missed earning (docs/rules.md#missed-earnings). When
  * there is none, and the walks passed no frozen user, the purchase has no missed earning to
  * record and makes no statement for them (most purchases).
+ *
+ * With `key`, the call's Idempotency-Key is reserved first, in this statement (KeyReservation):
+ * the buyer's row is read, and so every lock taken and row written, only once `key_reserved` has
+ * its row.
  */
-async function activate(tx: Tx, buyerId: string, program: Program, level: number): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null }> {
+async function activate(
+  tx: Tx,
+  buyerId: string,
+  program: Program,
+  level: number,
+  key: KeyReservation | undefined,
+): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null }> {
   const [row] = await runPrepared<{
     cost: string | null;
     current: OwnedLevelStatus | null;
@@ -122,11 +133,14 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
     name: string | null;
     referrer_without: string | null;
     activated: boolean;
+    key_reserved: boolean;
   }>(
     tx,
-    "purchase_activate",
-    sql`WITH buyer AS MATERIALIZED (
-        SELECT id, chain_id, depth, name, referrer_id FROM users WHERE id = ${buyerId} FOR SHARE
+    key ? "purchase_activate_keyed" : "purchase_activate",
+    sql`WITH ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
+        SELECT id, chain_id, depth, name, referrer_id FROM users
+        WHERE id = ${buyerId} ${key ? sql`AND EXISTS (SELECT 1 FROM key_reserved)` : sql``}
+        FOR SHARE
       ),
       state AS MATERIALIZED (
         SELECT pl.cost,
@@ -146,9 +160,12 @@ async function activate(tx: Tx, buyerId: string, program: Program, level: number
       SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
         (SELECT r.id FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)) AS referrer_without,
-        EXISTS (SELECT 1 FROM activated) AS activated
+        EXISTS (SELECT 1 FROM activated) AS activated,
+        ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`true`} AS key_reserved
       FROM state s LEFT JOIN buyer b ON true`,
   );
+  // First: with the key taken, nothing else was read as the purchase's.
+  key?.settle(row?.key_reserved === true);
   if (row?.cost == null) return refuse("level_not_found");
   expectPurchasable(level, row.current ?? undefined, row.previous !== null);
   const cost = BigInt(row.cost);
@@ -206,15 +223,17 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
  * of receiver(buyer), passing up as the rules say, until one account is paid the cost.
- * Must run inside one transaction (inTransaction).
+ * Must run inside one transaction (inTransaction). With `key`, its first statement reserves the
+ * call's Idempotency-Key (transact).
  *
- * Statements, in the lock order: the activation (the buyer's users row shared, then their level
- * row); one per step of the loop (the receiver's level row, then their users row); the missed
- * earnings (key-share locks on users rows); the transfer (the accounts, by id), which also writes
- * the placements, the owners' level rows and, last, the notifications (their heads).
+ * Statements, in the lock order: the activation (the key's row with a key, the buyer's users row
+ * shared, then their level row); one per step of the loop (the receiver's level row, then their
+ * users row); the missed earnings (key-share locks on users rows); the transfer (the accounts, by
+ * id), which also writes the placements, the owners' level rows and, last, the notifications
+ * (their heads).
  */
-export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number): Promise<PurchaseResult> {
-  const { cost, buyer, referrerWithout } = await activate(tx, buyerId, program, level);
+export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation): Promise<PurchaseResult> {
+  const { cost, buyer, referrerWithout } = await activate(tx, buyerId, program, level, key);
 
   const fills: Fill[] = [];
   const { payee, steps, passed } = await placementLoop(

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import {
   AlreadyAnswered,
+  KeyReservation,
   refuseBusy,
   reserveKey,
   saveAnswer,
@@ -80,9 +81,19 @@ function codeOf(body: string) {
 }
 
 /**
+ * A money operation whose first statement reserves the Idempotency-Key itself (KeyReservation):
+ * `key` is undefined for a call without a key.
+ */
+export interface ReservingKey<T> {
+  reservingKey: (tx: Tx, key: KeyReservation | undefined) => Promise<T>;
+}
+
+/**
  * Runs a money operation in one transaction and answers `answer(result)` through the endpoint's
  * contract. With an idempotency claim, the key is reserved and the answer stored in that same
- * transaction, so the operation and its record commit together or not at all.
+ * transaction, so the operation and its record commit together or not at all: by a statement of
+ * its own before the operation, or, for an operation that says so (ReservingKey), by the
+ * operation's first statement.
  *
  * `answer` may be the answer itself when it does not depend on the result: it is then stored
  * with the key's reservation, and nothing is written after the operation.
@@ -90,17 +101,25 @@ function codeOf(body: string) {
 export async function transact<T, E extends ApiEndpoint>(
   c: Context<AppEnv>,
   endpoint: E,
-  work: (tx: Tx) => Promise<T>,
+  work: ((tx: Tx) => Promise<T>) | ReservingKey<T>,
   answer: ((result: T) => AnswerOf<E>) | AnswerOf<E>,
 ) {
   const claim = c.get("idempotency");
   const { db } = c.get("deps");
   const status = successStatus(endpoint);
   const known = typeof answer === "function" ? undefined : wire(endpoint, answer);
+  const knownAnswer = known === undefined ? undefined : { status, body: JSON.stringify(known) };
   try {
     const body = await inTransaction(db, async (tx) => {
-      if (claim) await reserveKey(tx, claim, known === undefined ? undefined : { status, body: JSON.stringify(known) });
-      const result = await work(tx);
+      let result: T;
+      if (typeof work === "function") {
+        if (claim) await reserveKey(tx, claim, knownAnswer);
+        result = await work(tx);
+      } else {
+        const key = claim && new KeyReservation(claim, knownAnswer);
+        result = await work.reservingKey(tx, key);
+        if (key && !key.settled) throw new Error(`${endpoint.path}: the operation did not reserve its Idempotency-Key`);
+      }
       if (known !== undefined) return known;
       const body = wire(endpoint, (answer as (result: T) => AnswerOf<E>)(result));
       if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });

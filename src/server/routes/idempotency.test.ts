@@ -109,6 +109,35 @@ describe("Idempotency-Key on money calls", () => {
     expect(plain).toMatchObject({ status: 400, body: { msg: "This level is already active.", code: "level_already_active" } });
   });
 
+  // The purchase reserves its key in its first statement (KeyReservation), not in one of its own.
+  test("a purchase's key sent again for another level is refused with 422 and buys nothing; the same request replays", async () => {
+    const buyer = await h.signUp();
+    await h.fund(buyer.token, 30);
+    const buy = (level: number) => h.call("POST", `/api/user/packages/purchase/3p/${level}`, { token: buyer.token, headers: withKey("levels") });
+    expect(await buy(1)).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect(await buy(2)).toMatchObject({ status: 422, body: { msg: "This Idempotency-Key was already used for a different request.", code: "idempotency_conflict" } });
+    const again = await buy(1);
+    expect(again).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await h.me(buyer.token)).balance).toBe(25);
+    // Level 2 is still to buy.
+    expect(await h.call("POST", "/api/user/packages/purchase/3p/2", { token: buyer.token })).toMatchObject({ status: 200 });
+    expect((await h.me(buyer.token)).balance).toBe(15);
+  });
+
+  test("a purchase refused with its key is the key's answer: the retry hears the refusal even once funded, and the key is not left taken", async () => {
+    const buyer = await h.signUp();
+    const buy = () => h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: withKey("too-soon") });
+    const refused = { status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } };
+    expect(await buy()).toMatchObject(refused);
+    await h.fund(buyer.token, 10);
+    expect(await buy()).toMatchObject(refused);
+    expect((await h.me(buyer.token)).balance).toBe(10);
+    const fresh = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: withKey("in-time") });
+    expect(fresh).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect((await h.me(buyer.token)).balance).toBe(5);
+  });
+
   test("a malformed key is refused with 400", async () => {
     const user = await h.signUp();
     const res = await h.call("POST", "/api/user/withdraw", {
@@ -132,5 +161,17 @@ describe("Idempotency-Key on money calls", () => {
     expect(answers.filter((a) => a.status === 200 && a.headers.get("Idempotent-Replayed") === null).length).toBe(1);
     expect((await h.me(sender.token)).balance).toBe(93);
     expect((await h.me(recipient.token)).balance).toBe(7);
+  });
+
+  test.skipIf(!onPostgres)("on Postgres, 20 simultaneous purchases with one key buy the level once", async () => {
+    const buyer = await h.signUp();
+    await h.fund(buyer.token, 12);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => h.call("POST", "/api/user/packages/purchase/6p/1", { token: buyer.token, headers: withKey("burst-buy") })),
+    );
+    // Each answer is the first one replayed, or "still running" while it was; never "already active".
+    for (const a of answers) expect([200, 409]).toContain(a.status);
+    expect(answers.filter((a) => a.status === 200 && a.headers.get("Idempotent-Replayed") === null).length).toBe(1);
+    expect((await h.me(buyer.token)).balance).toBe(7);
   });
 });

@@ -20,7 +20,7 @@ export const packageRoutes = new Hono<AppEnv>()
     return transact(
       c,
       API.purchase,
-      (tx) => purchaseLevel(tx, c.get("user").id, program, level),
+      { reservingKey: (tx, key) => purchaseLevel(tx, c.get("user").id, program, level, key) },
       { msg: MSG.levelPurchased },
     );
   })
