@@ -10,7 +10,7 @@ import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
 import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared } from "./prepared";
-import { type LockedLevel, lockReceiver, peekReceiver, type Walk } from "./receiver";
+import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
 export type SlotRule = "paid" | "pass_up" | "complete";
@@ -124,20 +124,23 @@ async function activate(
   program: Program,
   level: number,
   key: KeyReservation | undefined,
-): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null }> {
-  const [row] = await runPrepared<{
-    cost: string | null;
-    current: OwnedLevelStatus | null;
-    previous: OwnedLevelStatus | null;
-    available: string | null;
-    name: string | null;
-    referrer_without: string | null;
-    activated: boolean;
-    key_reserved: boolean;
-  }>(
+): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null; firstWalk: LockingWalkRow }> {
+  const walk = lockingWalk(buyerId, program, level, sql`EXISTS (SELECT 1 FROM activated)`);
+  const [row] = await runPrepared<
+    LockingWalkRow & {
+      cost: string | null;
+      current: OwnedLevelStatus | null;
+      previous: OwnedLevelStatus | null;
+      available: string | null;
+      name: string | null;
+      referrer_without: string | null;
+      activated: boolean;
+      key_reserved: boolean;
+    }
+  >(
     tx,
     key ? "purchase_activate_keyed" : "purchase_activate",
-    sql`WITH ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
+    sql`WITH RECURSIVE ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
         SELECT id, chain_id, depth, name, referrer_id FROM users
         WHERE id = ${buyerId} ${key ? sql`AND EXISTS (SELECT 1 FROM key_reserved)` : sql``}
         FOR SHARE
@@ -156,13 +159,15 @@ async function activate(
         WHERE s.cost IS NOT NULL AND s.current IS NULL AND (${level}::int = 1 OR s.previous IS NOT NULL) AND s.available >= s.cost
         ON CONFLICT DO NOTHING
         RETURNING user_id
-      )
+      ),
+      ${walk.ctes}
       SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
         (SELECT r.id FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)) AS referrer_without,
         EXISTS (SELECT 1 FROM activated) AS activated,
-        ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`true`} AS key_reserved
-      FROM state s LEFT JOIN buyer b ON true`,
+        ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`true`} AS key_reserved,
+        ${walk.columns}
+      FROM state s LEFT JOIN buyer b ON true ${walk.joins}`,
   );
   // First: with the key taken, nothing else was read as the purchase's.
   key?.settle(row?.key_reserved === true);
@@ -176,7 +181,7 @@ async function activate(
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
     return refuse(alreadyCode(won ?? "active"));
   }
-  return { cost, buyer: row.name, referrerWithout: row.referrer_without };
+  return { cost, buyer: row.name, referrerWithout: row.referrer_without, firstWalk: row };
 }
 
 /** A matrix owner's level row after a buyer took its next slot (docs/rules.md#slots): written once the loop is done. */
@@ -233,13 +238,18 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
  * (their heads).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation): Promise<PurchaseResult> {
-  const { cost, buyer, referrerWithout } = await activate(tx, buyerId, program, level, key);
+  const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key);
 
   const fills: Fill[] = [];
+  let made: LockingWalkRow | undefined = firstWalk; // the loop's first try, from the buyer
   const { payee, steps, passed } = await placementLoop(
     buyerId,
     program,
-    (from) => lockReceiver(tx, from, program, level),
+    (from) => {
+      const first = made;
+      made = undefined;
+      return lockReceiver(tx, from, program, level, first);
+    },
     (owner, rule) => {
       if (rule === "complete") {
         const cycles = owner.cycles + 1;

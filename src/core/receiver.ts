@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { users, type Program } from "../db/schema";
 import type { OwnedLevelStatus } from "../shared/constants";
@@ -41,7 +41,7 @@ export async function walkUp(tx: Tx | Db, startId: string, program: Program, lev
   const [row] = await runPrepared<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
     tx,
     "receiver_walk",
-    sql`${walkCtes(startId, program, level)} SELECT found, cycles, slots, passed FROM walk`,
+    sql`WITH RECURSIVE ${walkCtes(startId, program, level)} SELECT found, cycles, slots, passed FROM walk`,
   );
   const passed = row?.passed ?? [];
   if (!row?.found) return { receiver: null, passed };
@@ -51,6 +51,7 @@ export async function walkUp(tx: Tx | Db, startId: string, program: Program, lev
 /**
  * The walk of walkUp as common table expressions, the last of them `walk` (one row: `found`,
  * its `cycles` and `slots` as read, and `passed`), for statements that go on with what it found.
+ * One of them is recursive: the statement's WITH must be WITH RECURSIVE.
  */
 function walkCtes(startId: string, program: Program, level: number) {
   // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
@@ -60,7 +61,7 @@ function walkCtes(startId: string, program: Program, level: number) {
       AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
     ORDER BY ul.depth DESC LIMIT 1) f ON true`;
   return sql`
-      WITH RECURSIVE hop(chain_id, depth, found, found_depth, cycles, slots) AS (
+      hop(chain_id, depth, found, found_depth, cycles, slots) AS (
         SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
         FROM users s JOIN users r ON r.id = s.referrer_id ${deepestEligible}
         WHERE s.id = ${startId}
@@ -103,6 +104,51 @@ async function notDeleted(tx: Tx, userId: string): Promise<boolean> {
   return row !== undefined && row.deletedAt === null;
 }
 
+/** What one try of lockReceiver reads (lockingWalk's columns). */
+export interface LockingWalkRow {
+  found: string | null;
+  passed: string[] | null;
+  status: OwnedLevelStatus | null;
+  cycles: number | null;
+  slots: string[] | null;
+  alive: boolean | null;
+}
+
+/**
+ * One try of lockReceiver as parts of a statement: `ctes`, the walk from `from` and `locked`,
+ * for a WITH RECURSIVE list; `joins`, to join to the statement's one row; `columns`, those of
+ * LockingWalkRow.
+ *
+ * The walk, then the candidate's level row locked FOR UPDATE (a locked read sees the row as it is
+ * now, whatever the walk's snapshot saw), then, only when that row is active, the candidate's
+ * users row shared (a deletion takes the user's row FOR UPDATE: sharing it waits for one in
+ * progress, so a user deleted since the walk read it is skipped rather than paid). The data
+ * dependencies order the locks: the level row's lock is taken while the rows of `locked` are
+ * read, before `alive` is computed from them. With `after`, a condition on the statement's
+ * earlier parts (a CTE of theirs having a row), `locked` reads it first: the statement's own
+ * locks and writes come before the candidate's.
+ */
+export function lockingWalk(from: string, program: Program, level: number, after?: SQL) {
+  return {
+    ctes: sql`${walkCtes(from, program, level)},
+      locked AS MATERIALIZED (
+        SELECT ul.status, ul.cycles, ul.slots FROM user_levels ul
+        WHERE ${after ? sql`${after} AND ` : sql``}ul.user_id = (SELECT found FROM walk) AND ul.program = ${program} AND ul.level = ${level}
+        FOR UPDATE
+      )`,
+    joins: sql`LEFT JOIN walk w ON true LEFT JOIN locked l ON true`,
+    columns: sql`w.found, w.passed, l.status, l.cycles, l.slots,
+        CASE WHEN l.status = 'active' THEN (SELECT u.deleted_at IS NULL FROM users u WHERE u.id = w.found FOR SHARE) END AS alive`,
+  };
+}
+
+async function lockingWalkOnce(tx: Tx, from: string, program: Program, level: number): Promise<LockingWalkRow> {
+  const parts = lockingWalk(from, program, level);
+  const [row] = await runPrepared<LockingWalkRow>(tx, "receiver_lock", sql`WITH RECURSIVE ${parts.ctes} SELECT ${parts.columns} FROM (SELECT 1) one ${parts.joins}`);
+  if (!row) throw new Error("the receiver walk answered no row");
+  return row;
+}
+
 /**
  * receiver(startId) with its level row locked FOR UPDATE (null for `system`), and the frozen
  * users the walk went past.
@@ -113,38 +159,15 @@ async function notDeleted(tx: Tx, userId: string): Promise<boolean> {
  * if it is no longer active the walk continues above it. A candidate found frozen that way was
  * walked past too: it is counted once, here (the walk above it starts strictly higher).
  *
- * One statement a try: the walk, then the candidate's level row locked FOR UPDATE (a locked
- * read sees the row as it is now, whatever the walk's snapshot saw), then, only when that row
- * is active, the candidate's users row shared (a deletion takes the user's row FOR UPDATE:
- * sharing it waits for one in progress, so a user deleted since the walk read it is skipped
- * rather than paid). The data dependencies order the locks: the level row's lock is taken while
- * the rows of `locked` are read, before the main query computes `alive` from them.
+ * One statement a try (lockingWalk). `first`: the first try's row when a statement of the
+ * caller's already made it (the purchase's activation).
  */
-export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
+export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number, first?: LockingWalkRow): Promise<Walk<LockedLevel>> {
   const passed: string[] = [];
-  for (let from = startId; ; ) {
-    const [row] = await runPrepared<{
-      found: string | null;
-      passed: string[] | null;
-      status: OwnedLevelStatus | null;
-      cycles: number | null;
-      slots: string[] | null;
-      alive: boolean | null;
-    }>(
-      tx,
-      "receiver_lock",
-      sql`${walkCtes(from, program, level)},
-      locked AS MATERIALIZED (
-        SELECT ul.status, ul.cycles, ul.slots FROM user_levels ul
-        WHERE ul.user_id = (SELECT found FROM walk) AND ul.program = ${program} AND ul.level = ${level}
-        FOR UPDATE
-      )
-      SELECT w.found, w.passed, l.status, l.cycles, l.slots,
-        CASE WHEN l.status = 'active' THEN (SELECT u.deleted_at IS NULL FROM users u WHERE u.id = w.found FOR SHARE) END AS alive
-      FROM walk w LEFT JOIN locked l ON true`,
-    );
-    passed.push(...(row?.passed ?? []));
-    const candidate = row?.found;
+  for (let from = startId, made = first; ; made = undefined) {
+    const row = made ?? (await lockingWalkOnce(tx, from, program, level));
+    passed.push(...(row.passed ?? []));
+    const candidate = row.found;
     if (!candidate) return { receiver: null, passed };
     if (row.status === "active" && row.alive === true) {
       return { receiver: { userId: candidate, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
