@@ -125,7 +125,7 @@ describe("Idempotency-Key on money calls", () => {
     expect((await h.me(buyer.token)).balance).toBe(15);
   });
 
-  test("a purchase refused with its key is the key's answer: the retry hears the refusal even once funded, and the key is not left taken", async () => {
+  test("a purchase refused with its key is the key's answer: the retry hears the refusal even once funded; a new key buys", async () => {
     const buyer = await h.signUp();
     const buy = () => h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: withKey("too-soon") });
     const refused = { status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance" } };
