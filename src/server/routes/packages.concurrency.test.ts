@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
+import { pgCode } from "../../core/tx";
 import type { Program } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import { withHarness, type Harness } from "../../testing/harness";
@@ -138,5 +139,61 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
       // passed the admin (who never buys) by as a referrer without the level.
       expect([...passedBy].sort()).toEqual(["frozen", "not_active"]);
     }, { max: 20 });
+  });
+  // docs/rules.md#lock-order: the key, the buyer's rows, then the receiver's; one statement
+  // (the activation) takes all three, and its data dependencies are what order them.
+  test("a purchase waiting for its receiver's row has already reserved its key and inserted the buyer's level row", async () => {
+    const m = matrixHelpers(h);
+    const referrer = await m.member();
+    await m.bought(referrer, "3p", 1);
+    const buyer = await m.member(referrer, 10);
+    const [place] = rowsOf<{ chain_id: string; depth: number }>(await h.db.execute(sql`SELECT chain_id, depth FROM users WHERE id = ${buyer.id}`));
+    /** Runs `statement` in a transaction of its own that gives up after 300 ms of waiting on a lock, and rolls it back: the error, or null. */
+    const probe = async (statement: ReturnType<typeof sql>) => {
+      const undo = new Error("rolled back");
+      try {
+        await h.db.transaction(async (tx) => {
+          await tx.execute(sql`SET LOCAL lock_timeout = '300ms'`);
+          await tx.execute(statement);
+          throw undo;
+        });
+      } catch (error) {
+        return error === undo ? null : error;
+      }
+      return null;
+    };
+
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let locked!: () => void;
+    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const holder = h.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT 1 FROM user_levels WHERE user_id = ${referrer.id} AND program = '3p' AND level = 1 FOR UPDATE`);
+      locked();
+      await held;
+    });
+    await holding;
+    const purchase = h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: { "Idempotency-Key": "ordered" } });
+    // Until the purchase's statement waits on a row lock: the receiver's, the only one held.
+    for (let tries = 0; ; tries++) {
+      const [waiting] = rowsOf<{ n: number }>(
+        await h.db.execute(sql`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%key_reserved%'`),
+      );
+      if (waiting!.n === 1) break;
+      if (tries > 200) throw new Error("the purchase never waited for its receiver's row");
+      await Bun.sleep(10);
+    }
+    // The buyer's level row and the key's row are written already: inserting either waits on them.
+    const level = await probe(sql`INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+      VALUES (${buyer.id}, '3p', 1, 'active', ${place!.chain_id}, ${place!.depth}) ON CONFLICT DO NOTHING`);
+    const key = await probe(sql`INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
+      VALUES (${buyer.id}, 'ordered', 'probe', 0, '') ON CONFLICT DO NOTHING`);
+    release();
+    await holder;
+    expect(pgCode(level)).toBe("55P03");
+    expect(pgCode(key)).toBe("55P03");
+    expect(await purchase).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
+    expect(await m.balance(buyer)).toBe(5);
+    expect(await m.balance(referrer)).toBe(100 - 5 + 5);
   });
 });
