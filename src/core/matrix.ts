@@ -241,15 +241,11 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key);
 
   const fills: Fill[] = [];
-  let made: LockingWalkRow | undefined = firstWalk; // the loop's first try, from the buyer
   const { payee, steps, passed } = await placementLoop(
     buyerId,
     program,
-    (from) => {
-      const first = made;
-      made = undefined;
-      return lockReceiver(tx, from, program, level, first);
-    },
+    // The walk from the buyer was made by the activation; every later walk starts higher up.
+    (from) => lockReceiver(tx, from, program, level, from === buyerId ? firstWalk : undefined),
     (owner, rule) => {
       if (rule === "complete") {
         const cycles = owner.cycles + 1;

@@ -163,16 +163,14 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
       return null;
     };
 
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => (locked = resolve));
+    const held = Promise.withResolvers<void>();
+    const holding = Promise.withResolvers<void>();
     const holder = h.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT 1 FROM user_levels WHERE user_id = ${referrer.id} AND program = '3p' AND level = 1 FOR UPDATE`);
-      locked();
-      await held;
+      holding.resolve();
+      await held.promise;
     });
-    await holding;
+    await holding.promise;
     const purchase = h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: { "Idempotency-Key": "ordered" } });
     // Until the purchase's statement waits on a row lock: the receiver's, the only one held.
     for (let tries = 0; ; tries++) {
@@ -188,7 +186,7 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
       VALUES (${buyer.id}, '3p', 1, 'active', ${place!.chain_id}, ${place!.depth}) ON CONFLICT DO NOTHING`);
     const key = await probe(sql`INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
       VALUES (${buyer.id}, 'ordered', 'probe', 0, '') ON CONFLICT DO NOTHING`);
-    release();
+    held.resolve();
     await holder;
     expect(pgCode(level)).toBe("55P03");
     expect(pgCode(key)).toBe("55P03");
