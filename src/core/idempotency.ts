@@ -1,5 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
+import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { idempotencyKeys } from "../db/schema";
 import { refuse } from "./errors";
 import { preparedPer, runPrepared } from "./prepared";
@@ -50,7 +51,7 @@ const UNANSWERED: StoredAnswer = { status: 0, body: "" };
  * KeyReservation instead, and saves the round trip.
  */
 export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer = UNANSWERED): Promise<void> {
-  const reserved = await runPrepared(tx, "idempotency_reserve", sql`WITH ${reservationCtes(claim, answer)} SELECT 1 FROM key_reserved`);
+  const reserved = await runPrepared(tx, "idempotency_reserve", sql`WITH ${reservationCtes(claim, answer, blockMark(tx))} SELECT 1 FROM key_reserved`);
   if (reserved.length === 0) throw new AlreadyAnswered();
 }
 
@@ -62,9 +63,14 @@ export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: Stored
  * the insert reads its row from that setting's CTE, and set back to 0 by the inserted row's
  * RETURNING. When nothing is inserted the transaction is rolled back (AlreadyAnswered), which
  * undoes the setting too.
+ *
+ * They may be the first statement of a transaction whose BEGIN went out with them
+ * (src/db/pipelinedBegin.ts): `key_wait` has its row only inside that transaction (`mark` is
+ * blockMark's), and so, should the BEGIN have failed, nothing is inserted, and nothing hung off
+ * `key_reserved` runs.
  */
-function reservationCtes(claim: IdempotencyClaim, answer: StoredAnswer) {
-  return sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout),
+function reservationCtes(claim: IdempotencyClaim, answer: StoredAnswer, mark: string) {
+  return sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout WHERE ${inBlock} = ${mark}::text),
       key_reserved AS (
         INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
         SELECT ${claim.userId}::text, ${claim.key}::text, ${claim.requestHash}::text, ${answer.status}::smallint, ${answer.body}::text
@@ -86,13 +92,14 @@ export class KeyReservation {
   #settled = false;
 
   constructor(
+    private readonly tx: Tx,
     private readonly claim: IdempotencyClaim,
     private readonly answer: StoredAnswer = UNANSWERED,
   ) {}
 
   /** `key_wait` and `key_reserved`, for the head of the first statement's WITH list. */
   get ctes() {
-    return reservationCtes(this.claim, this.answer);
+    return reservationCtes(this.claim, this.answer, blockMark(this.tx));
   }
 
   /** Whether `key_reserved` had its row: throws AlreadyAnswered when the key was taken. */

@@ -3,7 +3,7 @@ import type { Tx } from "../db/client";
 import { accounts, type TransferKind } from "../db/schema";
 import { MAX_BALANCE } from "../shared/constants";
 import type { Cents } from "../shared/money";
-import type { ErrorCode } from "../shared/errors";
+import { type ErrorCode, isErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
 import { announceSql, type LiveEvent } from "./liveEvents";
 import { runPrepared } from "./prepared";
@@ -65,6 +65,12 @@ export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
  * ledger row is made from both answers. When the first update matches no row, the second updates
  * nothing.
  *
+ * A refused transfer fails its statement (`transfer_refused`, a function of the database that
+ * raises the refusal's code; docs/rules.md#money): the transaction is aborted then and there, so
+ * nothing the statement or its transaction wrote can commit, even where the statement went out
+ * with the COMMIT, unread (`sendWithCommit`, src/core/tx.ts). The refusal is thrown here as the
+ * operation's.
+ *
  * `alongside` adds writes to the same statement (see Alongside): rows that name the new transfer,
  * what the operation records after its money moved. They must take no row lock that the lock
  * order puts before `accounts`, or wait for `moved` first.
@@ -75,26 +81,20 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
   if (from === to) throw new Error("transfer needs two different accounts");
   if (amount > MAX_BALANCE) return refuse("balance_limit");
 
-  /** Why the debit matched no row: a user short of money, or an operator account at its floor. */
-  const debitRefusal = async () => {
-    const [payer] = await tx.select({ kind: accounts.kind }).from(accounts).where(eq(accounts.id, from));
-    if (!payer) throw new Error(`account ${from} does not exist`);
-    return refuse(payer.kind === "user" ? (input.insufficientCode ?? "insufficient_balance") : "balance_limit");
-  };
-  const creditRefusal = async () => {
-    const [payee] = await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, to));
-    if (!payee) throw new Error(`account ${to} does not exist`);
-    return refuse("balance_limit");
-  };
-
   const debit = sql`UPDATE accounts SET balance = balance - ${amount}::bigint WHERE id = ${from}
     AND (CASE WHEN kind = 'user' THEN balance - held >= ${amount}::bigint ELSE balance >= ${amount - MAX_BALANCE}::bigint END)`;
   const credit = sql`UPDATE accounts SET balance = balance + ${amount}::bigint WHERE id = ${to} AND balance <= ${MAX_BALANCE - amount}::bigint`;
   // Row locks are taken in id order, the same order lockAccounts uses: the lower id first.
   const debitFirst = from < to;
+  // Why nothing was recorded: the debit matched no row (a user short of money, or an operator
+  // account at its floor) or the credit did (the payee at MAX_BALANCE); or there is no such account.
+  const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
+  const refusal = sql`CASE WHEN ${debitRefused}
+      THEN coalesce((SELECT CASE WHEN kind = 'user' THEN ${input.insufficientCode ?? "insufficient_balance"}::text ELSE 'balance_limit' END FROM accounts WHERE id = ${from}), ${NO_ACCOUNT}::text)
+      ELSE coalesce((SELECT 'balance_limit' FROM accounts WHERE id = ${to}), ${NO_ACCOUNT}::text) END`;
   // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts): `signal`.
   const extra = alongside?.({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
-  const [row] = await runPrepared<{ first: boolean; id: string | null }>(
+  const [row] = await runPrepared<{ id: string }>(
     tx,
     "ledger_transfer",
     sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
@@ -106,12 +106,35 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
         FROM moved_first, moved_second
         RETURNING id, ${balanceSignal([from, to])} AS signal
       )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
-      SELECT EXISTS (SELECT 1 FROM moved_first) AS first, (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal`,
-  );
-  if (!row?.first) return debitFirst ? debitRefusal() : creditRefusal();
-  if (row.id === null) return debitFirst ? creditRefusal() : debitRefusal();
-  return BigInt(row.id);
+      SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM recorded) THEN transfer_refused(${refusal}) END AS refused`,
+  ).catch((error: unknown) => {
+    const code = transferRefusal(error);
+    if (code === NO_ACCOUNT) throw new Error(`transfer from ${from} to ${to}: no such account`);
+    if (code) refuse(code);
+    throw error;
+  });
+  return BigInt(row!.id);
 }
+
+/** What transfer_refused raises for an account that does not exist: not a refusal, a bug. */
+const NO_ACCOUNT = "no_such_account";
+
+/**
+ * The code a transfer's statement was refused with (transfer_refused: SQLSTATE P0001, the code
+ * as its message, and its hint), wherever the driver put the database's error; else undefined.
+ */
+function transferRefusal(error: unknown): ErrorCode | typeof NO_ACCOUNT | undefined {
+  for (let e: unknown = error; e && typeof e === "object"; e = (e as { cause?: unknown }).cause) {
+    const { code, message, hint } = e as { code?: unknown; message?: unknown; hint?: unknown };
+    if (code !== "P0001" || hint !== TRANSFER_REFUSED_HINT) continue;
+    if (message === NO_ACCOUNT || isErrorCode(message)) return message;
+  }
+  return undefined;
+}
+
+/** The hint transfer_refused gives its errors (drizzle/0013_transfer_refused.sql). */
+const TRANSFER_REFUSED_HINT = "transfer refused";
 
 /**
  * The live event of the user accounts among `ids` (their available balance changed), announced

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
+import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
 import type { Cents } from "../shared/money";
@@ -10,6 +11,7 @@ import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
 import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared } from "./prepared";
+import { sendWithCommit } from "./tx";
 import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
@@ -27,7 +29,6 @@ export interface PurchaseResult {
   /** The account that received the cost: a user id or SYSTEM. */
   payee: string;
   cost: Cents;
-  transferId: bigint | null;
   steps: Step[];
   /** Who the purchase passed by (docs/rules.md#missed-earnings), in the order recorded. */
   missed: MissedRecord[];
@@ -116,7 +117,10 @@ async function placementLoop(
  *
  * With `key`, the call's Idempotency-Key is reserved first, in this statement (KeyReservation):
  * the buyer's row is read, and so every lock taken and row written, only once `key_reserved` has
- * its row.
+ * its row. Without one, the buyer's row is read only inside the transaction (`inBlock`): the
+ * statement may have gone out with the BEGIN (src/db/pipelinedBegin.ts), and should that BEGIN
+ * have failed, the statement writes and locks nothing. (With a key, the key's reservation checks
+ * the same.)
  */
 async function activate(
   tx: Tx,
@@ -142,7 +146,7 @@ async function activate(
     key ? "purchase_activate_keyed" : "purchase_activate",
     sql`WITH RECURSIVE ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
         SELECT id, chain_id, depth, name, referrer_id FROM users
-        WHERE id = ${buyerId} ${key ? sql`AND EXISTS (SELECT 1 FROM key_reserved)` : sql``}
+        WHERE id = ${buyerId} AND ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`${inBlock} = ${blockMark(tx)}::text`}
         FOR SHARE
       ),
       state AS MATERIALIZED (
@@ -228,14 +232,15 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
  * of receiver(buyer), passing up as the rules say, until one account is paid the cost.
- * Must run inside one transaction (inTransaction). With `key`, its first statement reserves the
- * call's Idempotency-Key (transact).
+ * Must run as the work of inTransaction, in one transaction. With `key`, its first statement
+ * reserves the call's Idempotency-Key (transact).
  *
  * Statements, in the lock order: the activation (the key's row with a key, the buyer's users row
  * shared, then their level row); one per step of the loop (the receiver's level row, then their
  * users row); the missed earnings (key-share locks on users rows); the transfer (the accounts, by
  * id), which also writes the placements, the owners' level rows and, last, the notifications
- * (their heads).
+ * (their heads). The transfer is sent with the COMMIT, unread (sendWithCommit): the purchase has
+ * returned by then, and a refusal there fails the transaction (inTransaction throws it).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation): Promise<PurchaseResult> {
   const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key);
@@ -261,16 +266,16 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   // Each matrix owner, who froze, and who was passed by.
   const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
   const writes = purchaseWrites(buyerId, program, level, cost, steps, fills, notes);
-  let transferId: bigint | null = null;
   if (cost > 0n) {
-    // Account rows are locked last, after every user_levels row (the global lock order).
-    transferId = await transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes);
+    // Account rows are locked last, after every user_levels row (the global lock order). The
+    // last statement, sent with the COMMIT: a refused transfer fails it, and so the transaction.
+    sendWithCommit(tx, transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes));
   } else {
     const ctes = writes({ id: sql`NULL::bigint`, moved: sql`true` });
     await runPrepared(tx, "purchase_free", sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
   }
   const missed: MissedRecord[] = recorded.map(({ userId, reason }) => ({ userId, reason }));
-  return { payee, cost, transferId, steps, missed };
+  return { payee, cost, steps, missed };
 }
 
 /**

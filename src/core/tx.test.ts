@@ -21,7 +21,7 @@ describe("inTransaction", () => {
           await announce(tx, { t: "p" });
           return "done";
         },
-        1,
+        { attempts: 1 },
       );
       await expect(attempt).rejects.toThrow("the events read failed");
     });

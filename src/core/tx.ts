@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import { transactionBegunWithFirst } from "../db/pipelinedBegin";
 import { announced, publish } from "./liveEvents";
 
 const RETRYABLE = new Set(["40001", "40P01"]); // serialization failure, deadlock detected
@@ -21,26 +22,59 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return String((error as Error)?.message ?? "").includes(constraint);
 }
 
+/** The statements each transaction's work sent with its COMMIT (sendWithCommit). */
+const sentLast = new WeakMap<Tx, Promise<unknown>[]>();
+
+/**
+ * `statement`, the last of the work of inTransaction, goes out with the COMMIT: the work returns
+ * without waiting for it, so the statement, the events read and the COMMIT are sent one after
+ * the other, and answered in one round trip. It must refuse by failing, never by what it answers (nobody reads it before
+ * the COMMIT): its error aborts the transaction, Postgres answers the COMMIT with a rollback, and
+ * inTransaction throws that error (so a deadlock in it is retried as any other). `transfer` is
+ * such a statement (src/core/ledger.ts).
+ */
+export function sendWithCommit(tx: Tx, statement: Promise<unknown>): void {
+  const last = sentLast.get(tx);
+  if (!last) throw new Error("sendWithCommit is for the work of inTransaction, which sends the COMMIT");
+  statement.catch(() => {});
+  last.push(statement);
+}
+
 /**
  * Runs `work` in one database transaction: all of its writes happen or none do. Deadlocks and
  * serialization failures are retried with a short jittered back-off, so callers never see them.
  * The live events the work announced are published once the commit has succeeded
  * (liveEvents.ts): a rolled-back attempt publishes nothing.
+ *
+ * `beginWithFirst`: the BEGIN goes out with the work's first statement, which must check that it
+ * runs inside the transaction (src/db/pipelinedBegin.ts).
  */
-export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, attempts = 8): Promise<T> {
+export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: { attempts?: number; beginWithFirst?: boolean } = {}): Promise<T> {
+  const { attempts = 8, beginWithFirst = false } = options;
+  const open = <R>(inside: (tx: Tx) => Promise<R>) => (beginWithFirst ? transactionBegunWithFirst(db, inside) : db.transaction(inside));
   for (let attempt = 1; ; attempt++) {
+    const last: Promise<unknown>[] = [];
     try {
-      const { result, events } = await db.transaction(async (tx) => {
-        const result = await work(tx);
-        // Sent now and answered before the COMMIT that follows it at once: the events are read in
-        // the commit's round trip, not one of their own. Should the read fail, the transaction is
-        // aborted, Postgres answers the COMMIT with a rollback, and the failure is thrown below.
-        const events = announced(tx);
-        events.catch(() => {});
-        return { result, events };
-      });
-      publish(db, await events);
-      return result;
+      let done: { result: T; events: Promise<string[]> };
+      try {
+        done = await open(async (tx) => {
+          sentLast.set(tx, last);
+          const result = await work(tx);
+          // Sent now and answered before the COMMIT that follows it at once: the events are read in
+          // the commit's round trip, not one of their own. Should the read fail, the transaction is
+          // aborted, Postgres answers the COMMIT with a rollback, and the failure is thrown below.
+          const events = announced(tx);
+          events.catch(() => {});
+          return { result, events };
+        });
+      } finally {
+        // A statement sent with the COMMIT that failed aborted the transaction (the events read
+        // failed after it, and the COMMIT rolled back, or the driver said so): its failure, the
+        // cause, is the one thrown.
+        for (const statement of last) await statement;
+      }
+      publish(db, await done.events);
+      return done.result;
     } catch (error) {
       if (attempt >= attempts || !RETRYABLE.has(pgCode(error) ?? "")) throw error;
       await Bun.sleep(Math.random() * 5 * attempt);

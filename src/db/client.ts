@@ -56,7 +56,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.databaseUrl, { max: options.max ?? 10, onnotice: () => {}, connection: { plan_cache_mode: PLAN_CACHE_MODE, random_page_cost: RANDOM_PAGE_COST } });
+    const client = postgres(options.databaseUrl, {
+      max: options.max ?? 10,
+      onnotice: () => {},
+      // default_transaction_deferrable off whatever the database's default, so that only a BEGIN
+      // DEFERRABLE marks a transaction (src/db/pipelinedBegin.ts). As text: postgres.js leaves
+      // out of the start-up message a parameter whose value is false.
+      connection: { plan_cache_mode: PLAN_CACHE_MODE, random_page_cost: RANDOM_PAGE_COST, default_transaction_deferrable: "off" as unknown as boolean },
+    });
     return {
       db: drizzle(client, { schema }) as unknown as Db,
       kind: "postgres",

@@ -82,7 +82,9 @@ function codeOf(body: string) {
 
 /**
  * A money operation whose first statement reserves the Idempotency-Key itself (KeyReservation):
- * `key` is undefined for a call without a key.
+ * `key` is undefined for a call without a key. That statement goes out with the transaction's
+ * BEGIN, key or not, so it must check that it runs inside the transaction (`inBlock`,
+ * src/db/pipelinedBegin.ts; the key's reservation does).
  */
 export interface ReservingKey<T> {
   reservingKey: (tx: Tx, key: KeyReservation | undefined) => Promise<T>;
@@ -97,6 +99,9 @@ export interface ReservingKey<T> {
  *
  * `answer` may be the answer itself when it does not depend on the result: it is then stored
  * with the key's reservation, and nothing is written after the operation.
+ *
+ * The transaction's BEGIN goes out with the statement that reserves the key (one round trip
+ * fewer), or, for a ReservingKey operation, with its first statement.
  */
 export async function transact<T, E extends ApiEndpoint>(
   c: Context<AppEnv>,
@@ -116,7 +121,7 @@ export async function transact<T, E extends ApiEndpoint>(
         if (claim) await reserveKey(tx, claim, knownAnswer);
         result = await work(tx);
       } else {
-        const key = claim && new KeyReservation(claim, knownAnswer);
+        const key = claim && new KeyReservation(tx, claim, knownAnswer);
         result = await work.reservingKey(tx, key);
         if (key && !key.settled) throw new Error(`${endpoint.path}: the operation did not reserve its Idempotency-Key`);
       }
@@ -124,7 +129,7 @@ export async function transact<T, E extends ApiEndpoint>(
       const body = wire(endpoint, (answer as (result: T) => AnswerOf<E>)(result));
       if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });
       return body;
-    });
+    }, { beginWithFirst: claim !== undefined || typeof work !== "function" });
     return c.json(body, status);
   } catch (error) {
     if (claim && error instanceof AlreadyAnswered) {

@@ -5,6 +5,9 @@ import { MAX_AMOUNT, MAX_BALANCE } from "../../shared/constants";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 import { randomTxId, TRON_SENDER } from "../../testing/chainIds";
+import { matrixHelpers } from "../../testing/matrix";
+import { eq } from "drizzle-orm";
+import { placements, userLevels } from "../../db/schema";
 
 // docs/rules.md#money: one amount is at most 1,000,000.00 in every field, and no balance passes
 // MAX_BALANCE; both are refusals (400), never a 500. The harness checks the ledger after each test.
@@ -72,4 +75,45 @@ test("repeated large admin gifts reach the maximum balance and are refused with 
     await transfer(tx, { from: user.id, to: EXTERNAL, amount: start, kind: "withdrawal" });
     await transfer(tx, { from: user.id, to: SYSTEM, amount: MAX_BALANCE - start, kind: "gift" });
   });
+});
+
+test("a purchase whose payee is at the maximum balance is refused with 400 'balance_limit' and leaves nothing behind, though its money statement went out with the COMMIT", async () => {
+  const m = matrixHelpers(h);
+  const referrer = await m.member();
+  await m.bought(referrer, "3p", 1);
+  const buyer = await m.member(referrer, 20);
+  // The referrer's balance to the maximum: from `external` as far as its own floor (minus the
+  // maximum) allows, the rest from `system`.
+  const full = MAX_BALANCE - (await h.account(referrer.id)).balance;
+  const fromExternal = MAX_BALANCE + (await h.account(EXTERNAL)).balance;
+  await inTransaction(h.db, async (tx) => {
+    await transfer(tx, { from: EXTERNAL, to: referrer.id, amount: fromExternal, kind: "deposit" });
+    await transfer(tx, { from: SYSTEM, to: referrer.id, amount: full - fromExternal, kind: "admin_gift" });
+  });
+  const noticesBefore = (await h.call("GET", "/api/user/notifications", { token: referrer.token })).body;
+
+  // The activation finds the buyer able to pay; the money statement, sent last with the events
+  // read and the COMMIT (sendWithCommit, src/core/tx.ts), is refused: the whole purchase is undone.
+  const key = crypto.randomUUID();
+  const buy = (headers: Record<string, string>) => h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers });
+  expect(await buy({ "Idempotency-Key": key })).toMatchObject({ status: 400, body: LIMIT });
+  expect(await buy({})).toMatchObject({ status: 400, body: LIMIT });
+  // The key's answer is the refusal.
+  const replayed = await buy({ "Idempotency-Key": key });
+  expect([replayed.status, replayed.body, replayed.headers.get("Idempotent-Replayed")]).toEqual([400, LIMIT, "true"]);
+
+  expect(await h.db.select().from(userLevels).where(eq(userLevels.userId, buyer.id))).toEqual([]);
+  expect(await h.db.select().from(placements).where(eq(placements.buyerId, buyer.id))).toEqual([]);
+  expect((await h.account(buyer.id)).balance).toBe(2000n);
+  expect((await h.account(referrer.id)).balance).toBe(MAX_BALANCE);
+  expect((await m.matrix(referrer, "3p", 1)).slots.filter((slot: { user: unknown }) => slot.user !== null)).toEqual([]);
+  expect((await h.call("GET", "/api/user/notifications", { token: referrer.token })).body).toEqual(noticesBefore);
+  expect(h.logged).toEqual([]);
+
+  // Once the referrer has room, the same purchase goes through.
+  await inTransaction(h.db, async (tx) => {
+    await transfer(tx, { from: referrer.id, to: EXTERNAL, amount: fromExternal, kind: "withdrawal" });
+    await transfer(tx, { from: referrer.id, to: SYSTEM, amount: full - fromExternal, kind: "gift" });
+  });
+  await m.bought(buyer, "3p", 1);
 });

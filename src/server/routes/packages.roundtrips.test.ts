@@ -14,11 +14,28 @@ import { createApp } from "../app";
  * A TCP relay in front of Postgres that counts what a client asks and waits for: each Sync or
  * simple Query it sends is a statement's answer, each Flush a statement described before it can
  * be bound (postgres.js does that for a statement with parameters that is not prepared yet on the
- * connection: a second round trip). `sends` counts the client's writes that ask for an answer:
- * statements sent together (pipelined) are one round trip.
+ * connection: a second round trip). `roundTrips` counts the client's writes that ask for an answer
+ * while it has every answer it asked for (each ReadyForQuery answers one): the client waited for
+ * the server before it. Statements sent together, in one write or in writes sent one after the
+ * other without waiting (pipelined), are one round trip.
  */
 function waitCounter(target: { host: string; port: number }) {
-  const counts = { answers: 0, describes: 0, sends: 0 };
+  const counts = { answers: 0, describes: 0, roundTrips: 0 };
+  let outstanding = 0;
+  /** Complete messages (a type byte and a length each) out of a stream's bytes; the rest is kept. */
+  const messages = (side: { buffered: Buffer; started: boolean }, chunk: Buffer, each: (type: string) => void) => {
+    side.buffered = Buffer.concat([side.buffered, chunk]);
+    for (;;) {
+      // The client's startup message has no type byte; every later message is a type byte and a length.
+      const header = side.started ? 1 : 0;
+      if (side.buffered.length < header + 4) break;
+      const length = side.buffered.readInt32BE(header);
+      if (side.buffered.length < header + length) break;
+      if (side.started) each(String.fromCharCode(side.buffered[0]!));
+      side.buffered = side.buffered.subarray(header + length);
+      side.started = true;
+    }
+  };
   type Side = { buffered: Buffer; started: boolean; upstream?: import("bun").Socket<undefined>; pending: Buffer[] };
   const server = Bun.listen<Side>({
     hostname: "127.0.0.1",
@@ -26,11 +43,15 @@ function waitCounter(target: { host: string; port: number }) {
     socket: {
       async open(socket) {
         socket.data = { buffered: Buffer.alloc(0), started: false, pending: [] };
+        const answers = { buffered: Buffer.alloc(0), started: true };
         const upstream = await Bun.connect({
           hostname: target.host,
           port: target.port,
           socket: {
-            data: (_up, chunk) => void socket.write(chunk),
+            data: (_up, chunk) => {
+              messages(answers, Buffer.from(chunk), (type) => void (type === "Z" && (outstanding = Math.max(0, outstanding - 1))));
+              socket.write(chunk);
+            },
             close: () => void socket.end(),
             error: () => void socket.end(),
           },
@@ -40,24 +61,16 @@ function waitCounter(target: { host: string; port: number }) {
         socket.data.upstream = upstream;
       },
       data(socket, chunk) {
-        const side = socket.data;
-        side.buffered = Buffer.concat([side.buffered, chunk]);
-        const answersBefore = counts.answers;
-        for (;;) {
-          // The startup message has no type byte; every later message is a type byte and a length.
-          const header = side.started ? 1 : 0;
-          if (side.buffered.length < header + 4) break;
-          const length = side.buffered.readInt32BE(header);
-          if (side.buffered.length < header + length) break;
-          const type = side.started ? String.fromCharCode(side.buffered[0]!) : "";
-          if (type === "S" || type === "Q") counts.answers++;
+        let asked = 0;
+        messages(socket.data, Buffer.from(chunk), (type) => {
+          if (type === "S" || type === "Q") asked++;
           if (type === "H") counts.describes++;
-          side.buffered = side.buffered.subarray(header + length);
-          side.started = true;
-        }
-        if (counts.answers > answersBefore) counts.sends++;
-        if (side.upstream) side.upstream.write(chunk);
-        else side.pending.push(Buffer.from(chunk));
+        });
+        if (asked > 0 && outstanding === 0) counts.roundTrips++;
+        counts.answers += asked;
+        outstanding += asked;
+        if (socket.data.upstream) socket.data.upstream.write(chunk);
+        else socket.data.pending.push(Buffer.from(chunk));
       },
       close: (socket) => void socket.data.upstream?.end(),
     },
@@ -68,12 +81,13 @@ function waitCounter(target: { host: string; port: number }) {
 // Only postgres.js talks to a server: on PGlite there is no wire to count.
 //   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres bun test src/server/routes/packages.roundtrips.test.ts
 describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Postgres", () => {
-  test("a purchase is the token check, begin, the activation (the key first, the first matrix entered), one per further matrix, the missed earnings when there may be some, the money with the rest, the events announced with the commit; each one round trip once prepared", async () => {
+  test("a purchase is the token check, begin, the activation (the key first, the first matrix entered), one per further matrix, the missed earnings when there may be some, the money with the rest, the events announced with the commit; each one round trip once prepared, but begin, which goes with the activation, and the events read and the commit, which go with the money", async () => {
     await withHarness(async (h) => {
       const m = matrixHelpers(h);
       const referrer = await m.member();
       await m.bought(referrer, "3p", 1);
-      const buyers = [await m.member(referrer), await m.member(referrer), await m.member(referrer)];
+      const buyers: Awaited<ReturnType<typeof m.member>>[] = [];
+      for (let i = 0; i < 6; i++) buyers.push(await m.member(referrer));
 
       const [{ name }] = rowsOf<{ name: string }>(await h.db.execute(sql`SELECT current_database() AS name`)) as [{ name: string }];
       const url = new URL(TEST_DATABASE_URL!);
@@ -104,50 +118,54 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
           statements.length = 0;
           firstSeen = 0;
           published = 0;
-          relay.counts.answers = relay.counts.describes = relay.counts.sends = 0;
+          relay.counts.answers = relay.counts.describes = relay.counts.roundTrips = 0;
           const headers: Record<string, string> = { "x-auth-token": user.token, ...(key ? { "Idempotency-Key": key } : {}) };
           const res = await app.request("/api/user/packages/purchase/3p/1", { method: "POST", headers });
           expect(await res.json()).toEqual({ msg: "Level purchased successfully!" });
           // The publish of the previous purchase's events may come in this one's window: its answer is not this purchase's.
           await Bun.sleep(50);
-          return { statements: statements.length, answers: relay.counts.answers - published, sends: relay.counts.sends - published, describes: relay.counts.describes, firstSeen };
+          return { statements: statements.length, answers: relay.counts.answers - published, roundTrips: relay.counts.roundTrips - published, describes: relay.counts.describes, firstSeen };
         };
+        // One of each kind first, so that every statement is prepared on the connection: with a
+        // key and without, paid to the referrer (slots 1 and 2) and passed up to system (slot 3,
+        // which completes the referrer's cycle). Then the same three again, counted (the last
+        // completes the second cycle, which freezes the referrer's level: the same statements).
         await purchase(buyers[0]!, crypto.randomUUID());
-        const keyed = await purchase(buyers[1]!, crypto.randomUUID());
-        const bare = await purchase(buyers[2]!);
+        await purchase(buyers[1]!);
+        await purchase(buyers[2]!);
+        const keyed = await purchase(buyers[3]!, crypto.randomUUID());
+        const bare = await purchase(buyers[4]!);
+        const passedUp = await purchase(buyers[5]!, crypto.randomUUID());
 
-        // The keyed one is paid in the referrer's matrix (slot 2): 6 statements (the token
-        // check, begin, the activation, which reserves the key first and makes the walk's first
-        // step, the money, the events read, commit: the key is not read before the operation,
-        // its reservation finds a used one; the referrer holds the level and no walk passed a
-        // frozen user, so there is no missed earning to record). The other one completes its
-        // cycle (slot 3) and is passed up to system: one step more, and no key: 7. Before they
-        // were merged: 24 statements and 43 round trips, and 20 and 37.
-        expect(keyed.statements).toBe(6);
-        expect(bare.statements).toBe(7);
-        for (const counted of [keyed, bare]) {
-          // One answer waited for per statement, and a describe only for a statement this
-          // connection had not run before (the transfer's statement has one text per direction,
-          // debit or credit first, and per payee, a member or system): every statement that runs
-          // again is prepared.
+        // A purchase paid in the referrer's matrix is 6 statements, with its key or without: the
+        // token check, begin, the activation (which reserves the key first, and makes the walk's
+        // first step), the money, the events read, commit. The key is not read before the
+        // operation (its reservation finds a used one); the referrer holds the level and no walk
+        // passed a frozen user, so there is no missed earning to record. Passed up to system:
+        // one step more, 7. Before they were merged: 24 statements and 43 round trips.
+        expect([keyed.statements, bare.statements, passedUp.statements]).toEqual([6, 6, 7]);
+        for (const counted of [keyed, bare, passedUp]) {
+          // One answer waited for per statement, and no describe: every statement is prepared.
           expect(counted.answers).toBe(counted.statements);
-          expect(counted.describes).toBeLessThanOrEqual(counted.firstSeen);
-          // The read of the live events goes out with the COMMIT, in one write: one round trip
-          // for the two (src/core/tx.ts).
-          expect(counted.sends).toBe(counted.statements - 1);
+          expect([counted.describes, counted.firstSeen]).toEqual([0, 0]);
+          // Three statements go with others: the BEGIN with the activation
+          // (src/db/pipelinedBegin.ts), the events read and the COMMIT with the money
+          // (sendWithCommit, src/core/tx.ts).
+          expect(counted.roundTrips).toBe(counted.statements - 3);
         }
         // Each purchase told the referrer of the slot taken, live, and the balances changed.
         await Bun.sleep(200);
         const told = heard.filter((e) => e.t === "n" && e.u === referrer.id).map((e) => e.t === "n" && e.kind);
-        expect(told).toEqual(["slot_taken", "slot_taken", "slot_taken"]);
-        expect(heard.filter((e) => e.t === "b" && e.u.includes(buyers[1]!.id) && e.u.includes(referrer.id))).toHaveLength(1);
+        // (The sixth completed the referrer's second cycle: the level froze.)
+        expect(told).toEqual([...Array(6).fill("slot_taken"), "level_frozen"]);
+        expect(heard.filter((e) => e.t === "b" && e.u.includes(buyers[4]!.id) && e.u.includes(referrer.id))).toHaveLength(1);
       } finally {
         await client.end({ timeout: 5 });
         await listener.end({ timeout: 5 });
         relay.stop();
       }
-      // The three purchases took the referrer's slots 1 to 3: one cycle completed.
-      expect((await m.matrix(referrer, "3p", 1)).cycles).toBe(1);
+      // The six purchases took the referrer's slots 1 to 3 twice: two cycles completed, and the level froze.
+      expect((await m.matrix(referrer, "3p", 1)).cycles).toBe(2);
     });
   });
 });
