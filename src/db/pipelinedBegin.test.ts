@@ -6,6 +6,7 @@ import { createApp } from "../server/app";
 import { onPostgres, TEST_DATABASE_URL } from "../testing/db";
 import { testDeps, withHarness } from "../testing/harness";
 import { matrixHelpers } from "../testing/matrix";
+import { pgRelay } from "../testing/pgRelay";
 import { openDatabase, rowsOf, type Db } from "./client";
 import { inBlock, transactionBegunWithFirst } from "./pipelinedBegin";
 import * as schema from "./schema";
@@ -15,58 +16,23 @@ const BEGIN = "BEGIN DEFERRABLE";
 const FAILING = "SELECT 1/0";
 
 /**
- * A TCP relay in front of Postgres that turns every BEGIN sent with a first statement into one
- * that fails: Postgres answers it with an error, and the statement behind it, already sent,
- * runs outside any transaction.
+ * A relay in front of Postgres that turns every BEGIN sent with a first statement into a
+ * statement that fails: Postgres answers it with an error, and the statement behind it, already
+ * sent, runs outside any transaction.
  */
 function failingBegins(target: { host: string; port: number }) {
   let rewritten = 0;
-  type Side = { buffered: Buffer; started: boolean; upstream?: import("bun").Socket<undefined>; pending: Buffer[] };
-  const server = Bun.listen<Side>({
-    hostname: "127.0.0.1",
-    port: 0,
-    socket: {
-      async open(socket) {
-        socket.data = { buffered: Buffer.alloc(0), started: false, pending: [] };
-        const upstream = await Bun.connect({
-          hostname: target.host,
-          port: target.port,
-          socket: { data: (_up, chunk) => void socket.write(chunk), close: () => void socket.end(), error: () => void socket.end() },
-        });
-        for (const chunk of socket.data.pending) upstream.write(chunk);
-        socket.data.pending = [];
-        socket.data.upstream = upstream;
-      },
-      data(socket, chunk) {
-        const side = socket.data;
-        side.buffered = Buffer.concat([side.buffered, chunk]);
-        const out: Buffer[] = [];
-        for (;;) {
-          // The startup message has no type byte; every later message is a type byte and a length.
-          const header = side.started ? 1 : 0;
-          if (side.buffered.length < header + 4) break;
-          const length = side.buffered.readInt32BE(header);
-          if (side.buffered.length < header + length) break;
-          let message = side.buffered.subarray(0, header + length);
-          if (side.started && message[0] === 0x51 && message.subarray(5, -1).toString() === BEGIN) {
-            const text = Buffer.from(`${FAILING}\0`);
-            message = Buffer.concat([Buffer.from([0x51]), Buffer.alloc(4), text]);
-            message.writeInt32BE(4 + text.length, 1);
-            rewritten++;
-          }
-          out.push(Buffer.from(message));
-          side.buffered = side.buffered.subarray(header + length);
-          side.started = true;
-        }
-        const forward = Buffer.concat(out);
-        if (forward.length === 0) return;
-        if (side.upstream) side.upstream.write(forward);
-        else side.pending.push(forward);
-      },
-      close: (socket) => void socket.data.upstream?.end(),
+  const relay = pgRelay(target, {
+    message(type, message) {
+      if (type !== "Q" || message.subarray(5, -1).toString() !== BEGIN) return undefined;
+      rewritten++;
+      const text = Buffer.from(`${FAILING}\0`);
+      const failing = Buffer.concat([Buffer.from("Q"), Buffer.alloc(4), text]);
+      failing.writeInt32BE(4 + text.length, 1);
+      return failing;
     },
   });
-  return { rewritten: () => rewritten, port: server.port, stop: () => server.stop(true) };
+  return { rewritten: () => rewritten, ...relay };
 }
 
 // Only postgres.js sends a BEGIN with a statement: on PGlite there is no wire.

@@ -8,12 +8,13 @@ import * as schema from "../../db/schema";
 import { onPostgres, TEST_DATABASE_URL } from "../../testing/db";
 import { testDeps, withHarness } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
+import { pgRelay } from "../../testing/pgRelay";
 import { createApp } from "../app";
 
 /**
- * A TCP relay in front of Postgres that counts what a client asks and waits for: each Sync or
- * simple Query it sends is a statement's answer, each Flush a statement described before it can
- * be bound (postgres.js does that for a statement with parameters that is not prepared yet on the
+ * A relay in front of Postgres that counts what a client asks and waits for: each Sync or simple
+ * Query it sends is a statement's answer, each Flush a statement described before it can be bound
+ * (postgres.js does that for a statement with parameters that is not prepared yet on the
  * connection: a second round trip). `roundTrips` counts the client's writes that ask for an answer
  * while it has every answer it asked for (each ReadyForQuery answers one): the client waited for
  * the server before it. Statements sent together, in one write or in writes sent one after the
@@ -22,60 +23,17 @@ import { createApp } from "../app";
 function waitCounter(target: { host: string; port: number }) {
   const counts = { answers: 0, describes: 0, roundTrips: 0 };
   let outstanding = 0;
-  /** Complete messages (a type byte and a length each) out of a stream's bytes; the rest is kept. */
-  const messages = (side: { buffered: Buffer; started: boolean }, chunk: Buffer, each: (type: string) => void) => {
-    side.buffered = Buffer.concat([side.buffered, chunk]);
-    for (;;) {
-      // The client's startup message has no type byte; every later message is a type byte and a length.
-      const header = side.started ? 1 : 0;
-      if (side.buffered.length < header + 4) break;
-      const length = side.buffered.readInt32BE(header);
-      if (side.buffered.length < header + length) break;
-      if (side.started) each(String.fromCharCode(side.buffered[0]!));
-      side.buffered = side.buffered.subarray(header + length);
-      side.started = true;
-    }
-  };
-  type Side = { buffered: Buffer; started: boolean; upstream?: import("bun").Socket<undefined>; pending: Buffer[] };
-  const server = Bun.listen<Side>({
-    hostname: "127.0.0.1",
-    port: 0,
-    socket: {
-      async open(socket) {
-        socket.data = { buffered: Buffer.alloc(0), started: false, pending: [] };
-        const answers = { buffered: Buffer.alloc(0), started: true };
-        const upstream = await Bun.connect({
-          hostname: target.host,
-          port: target.port,
-          socket: {
-            data: (_up, chunk) => {
-              messages(answers, Buffer.from(chunk), (type) => void (type === "Z" && (outstanding = Math.max(0, outstanding - 1))));
-              socket.write(chunk);
-            },
-            close: () => void socket.end(),
-            error: () => void socket.end(),
-          },
-        });
-        for (const chunk of socket.data.pending) upstream.write(chunk);
-        socket.data.pending = [];
-        socket.data.upstream = upstream;
-      },
-      data(socket, chunk) {
-        let asked = 0;
-        messages(socket.data, Buffer.from(chunk), (type) => {
-          if (type === "S" || type === "Q") asked++;
-          if (type === "H") counts.describes++;
-        });
-        if (asked > 0 && outstanding === 0) counts.roundTrips++;
-        counts.answers += asked;
-        outstanding += asked;
-        if (socket.data.upstream) socket.data.upstream.write(chunk);
-        else socket.data.pending.push(Buffer.from(chunk));
-      },
-      close: (socket) => void socket.data.upstream?.end(),
+  const relay = pgRelay(target, {
+    write(types) {
+      const asked = types.filter((type) => type === "S" || type === "Q").length;
+      counts.describes += types.filter((type) => type === "H").length;
+      if (asked > 0 && outstanding === 0) counts.roundTrips++;
+      counts.answers += asked;
+      outstanding += asked;
     },
+    answer: (type) => void (type === "Z" && (outstanding = Math.max(0, outstanding - 1))),
   });
-  return { counts, port: server.port, stop: () => server.stop(true) };
+  return { counts, ...relay };
 }
 
 // Only postgres.js talks to a server: on PGlite there is no wire to count.
