@@ -24,8 +24,8 @@ import type { Db, Tx } from "./client";
  * in any other (where BEGIN was answered before anything else was sent, or on the embedded
  * database, which has no wire).
  */
-export const inBlock = sql.raw("current_setting('transaction_deferrable')");
 const IN_BLOCK_TEXT = "current_setting('transaction_deferrable')";
+export const inBlock = sql.raw(IN_BLOCK_TEXT);
 
 /** The BEGIN, marked. */
 const BEGIN = "BEGIN DEFERRABLE";
