@@ -58,6 +58,7 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
       const seen = new Set<string>();
       let firstSeen = 0;
       let published = 0;
+      let swept = 0;
       // One connection, so that what the first purchase prepares is there for the next ones.
       const client = postgres(`postgres://${url.username}@127.0.0.1:${relay.port}/${name}`, {
         max: 1,
@@ -66,6 +67,9 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
           // The live events' publish after the commit (liveEvents.ts) is not the purchase's: it
           // is not waited for, and one carries the events of every operation committed meanwhile.
           if (query.includes("pg_notify")) return void published++;
+          // Nor is the sweep of old keys that one keyed call in a hundred makes after its answer
+          // (src/server/transact.ts): a statement of its own, described first, when it comes.
+          if (/^delete from "idempotency_keys"/.test(query)) return void swept++;
           statements.push(query);
           if (!seen.has(query)) (seen.add(query), firstSeen++);
         },
@@ -75,14 +79,15 @@ describe.skipIf(!onPostgres)("the statements of one purchase through HTTP, on Po
         const purchase = async (user: { token: string }, key?: string) => {
           statements.length = 0;
           firstSeen = 0;
-          published = 0;
+          published = swept = 0;
           relay.counts.answers = relay.counts.describes = relay.counts.roundTrips = 0;
           const headers: Record<string, string> = { "x-auth-token": user.token, ...(key ? { "Idempotency-Key": key } : {}) };
           const res = await app.request("/api/user/packages/purchase/3p/1", { method: "POST", headers });
           expect(await res.json()).toEqual({ msg: "Level purchased successfully!" });
           // The publish of the previous purchase's events may come in this one's window: its answer is not this purchase's.
           await Bun.sleep(50);
-          return { statements: statements.length, answers: relay.counts.answers - published, roundTrips: relay.counts.roundTrips - published, describes: relay.counts.describes, firstSeen };
+          const others = published + swept;
+          return { statements: statements.length, answers: relay.counts.answers - others, roundTrips: relay.counts.roundTrips - others, describes: relay.counts.describes - swept, firstSeen };
         };
         // One of each kind first, so that every statement is prepared on the connection: with a
         // key and without, paid to the referrer (slots 1 and 2) and passed up to system (slot 3,
