@@ -149,3 +149,19 @@ test("system and external go below zero only down to minus MAX_BALANCE: further 
   await run(db, (tx) => transfer(tx, { from: b, to: SYSTEM, amount: 1n, kind: "gift" }));
   expect((await accountOf(db, SYSTEM)).balance).toBe(systemBefore);
 });
+
+test("a transfer naming an account that does not exist is a programming error, not a refusal, on either side and in either lock order", async () => {
+  const { db } = database;
+  const a = await joinUnder(db, null);
+  await credit(db, a, 100n);
+  // "!" sorts before every id and "~" after, so the missing account is locked first, then last.
+  for (const missing of ["!missing", "~missing"]) {
+    await expect(run(db, (tx) => transfer(tx, { from: missing, to: a, amount: 1n, kind: "gift" }))).rejects.toThrow(
+      `transfer from ${missing} to ${a}: no such account`,
+    );
+    await expect(run(db, (tx) => transfer(tx, { from: a, to: missing, amount: 1n, kind: "gift" }))).rejects.toThrow(
+      `transfer from ${a} to ${missing}: no such account`,
+    );
+  }
+  expect(await accountOf(db, a)).toEqual({ balance: 100n, held: 0n });
+});

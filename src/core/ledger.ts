@@ -66,7 +66,7 @@ export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
  * nothing.
  *
  * A refused transfer fails its statement (`transfer_refused`, a function of the database that
- * raises the refusal's code; docs/rules.md#money): the transaction is aborted then and there, so
+ * looks up why and raises the refusal's code; docs/rules.md#money): the transaction is aborted then and there, so
  * nothing the statement or its transaction wrote can commit, even where the statement went out
  * with the COMMIT, unread (`sendWithCommit`, src/core/tx.ts). The refusal is thrown here as the
  * operation's.
@@ -86,12 +86,8 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
   const credit = sql`UPDATE accounts SET balance = balance + ${amount}::bigint WHERE id = ${to} AND balance <= ${MAX_BALANCE - amount}::bigint`;
   // Row locks are taken in id order, the same order lockAccounts uses: the lower id first.
   const debitFirst = from < to;
-  // Why nothing was recorded: the debit matched no row (a user short of money, or an operator
-  // account at its floor) or the credit did (the payee at MAX_BALANCE); or there is no such account.
+  // Why nothing was recorded, for transfer_refused: the debit matched no row, or the credit did.
   const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
-  const refusal = sql`CASE WHEN ${debitRefused}
-      THEN coalesce((SELECT CASE WHEN kind = 'user' THEN ${input.insufficientCode ?? "insufficient_balance"}::text ELSE 'balance_limit' END FROM accounts WHERE id = ${from}), ${NO_ACCOUNT}::text)
-      ELSE coalesce((SELECT 'balance_limit' FROM accounts WHERE id = ${to}), ${NO_ACCOUNT}::text) END`;
   // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts): `signal`.
   const extra = alongside?.({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
   const [row] = await runPrepared<{ id: string }>(
@@ -107,7 +103,8 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
         RETURNING id, ${balanceSignal([from, to])} AS signal
       )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
       SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
-        CASE WHEN NOT EXISTS (SELECT 1 FROM recorded) THEN transfer_refused(${refusal}) END AS refused`,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM recorded)
+          THEN transfer_refused(${debitRefused}, ${from}::text, ${to}::text, ${input.insufficientCode ?? "insufficient_balance"}::text) END AS refused`,
   ).catch((error: unknown) => {
     const code = transferRefusal(error);
     if (code === NO_ACCOUNT) throw new Error(`transfer from ${from} to ${to}: no such account`);
@@ -133,7 +130,7 @@ function transferRefusal(error: unknown): ErrorCode | typeof NO_ACCOUNT | undefi
   return undefined;
 }
 
-/** The hint transfer_refused gives its errors (drizzle/0013_transfer_refused.sql). */
+/** The hint transfer_refused gives its errors (drizzle/0014_transfer_refused_looks_up.sql). */
 const TRANSFER_REFUSED_HINT = "transfer refused";
 
 /**
