@@ -265,8 +265,8 @@ export const placements = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    index("placements_owner_idx").on(t.ownerId, t.program, t.level, t.cycle),
-    // A matrix's slots in the order they were taken, across all of its cycles.
+    // A matrix's slots in the order they were taken, across all of its cycles (a cycle is a run of
+    // them: src/core/matrixView.ts).
     index("placements_owner_order_idx").on(t.ownerId, t.program, t.level, t.id),
     // The steps of one purchase (a buyer buys each level once): where a passed-up payment ended.
     index("placements_purchase_idx").on(t.buyerId, t.program, t.level),
