@@ -3,6 +3,8 @@
 -- refusal seldom, and each look-up written into the statement was set up on every run.
 -- `debit_refused`: the debit matched no row (a user short of money, or an operator account at its
 -- floor); else the credit did (the payee at MAX_BALANCE). No row at all: no such account, a bug.
+-- The one-argument transfer_refused of 0013 stays: a server of the release before, still running
+-- while this one migrates (a rolling restart), calls it.
 CREATE OR REPLACE FUNCTION transfer_refused(debit_refused boolean, from_id text, to_id text, insufficient text) RETURNS boolean AS $$
 DECLARE
   code text;
@@ -15,5 +17,3 @@ BEGIN
   RAISE EXCEPTION USING ERRCODE = 'P0001', MESSAGE = coalesce(code, 'no_such_account'), HINT = 'transfer refused';
 END;
 $$ LANGUAGE plpgsql;
---> statement-breakpoint
-DROP FUNCTION transfer_refused(text);
