@@ -93,6 +93,8 @@ for (const [tool, install] of [["wrk", "wrk"], ["pgbench", "postgresql-client"]]
 }
 
 const children: Subprocess[] = [];
+/** The children stopped on purpose (stop): any other that ends prints its last output (the bench then fails where it next asks it). */
+const stopping = new WeakSet<Subprocess>();
 const admin = postgres(BASE, { max: 1, onnotice: () => {} });
 
 async function freePort(): Promise<number> {
@@ -113,6 +115,10 @@ async function start(cmd: string[], env: Record<string, string>, ready: string, 
   };
   void pump(child.stdout as ReadableStream<Uint8Array>);
   void pump(child.stderr as ReadableStream<Uint8Array>);
+  void child.exited.then((code) => {
+    if (stopping.has(child) || !out.includes(ready)) return;
+    console.error(`${cmd.join(" ")} ended (exit code ${code}) in the middle of the bench; its last output:\n${out.slice(-4000)}`);
+  });
   const deadline = Date.now() + 60_000;
   while (!out.includes(ready)) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`${cmd.join(" ")} did not start:\n${out}`);
@@ -122,6 +128,7 @@ async function start(cmd: string[], env: Record<string, string>, ready: string, 
 }
 
 async function stop(child: Subprocess) {
+  stopping.add(child);
   child.kill("SIGTERM");
   const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
   await child.exited;
