@@ -66,10 +66,10 @@ export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
  * nothing.
  *
  * A refused transfer fails its statement (`transfer_refused`, a function of the database that
- * looks up why and raises the refusal's code; docs/rules.md#money): the transaction is aborted then and there, so
- * nothing the statement or its transaction wrote can commit, even where the statement went out
- * with the COMMIT, unread (`sendWithCommit`, src/core/tx.ts). The refusal is thrown here as the
- * operation's.
+ * looks up why and raises the refusal's code; docs/rules.md#money): the transaction is aborted
+ * then and there, so nothing the statement or its transaction wrote can commit, even where the
+ * statement went out with the COMMIT, unread (`sendWithCommit`, src/core/tx.ts). The refusal is
+ * thrown here as the operation's.
  *
  * `alongside` adds writes to the same statement (see Alongside): rows that name the new transfer,
  * what the operation records after its money moved. They must take no row lock that the lock
