@@ -9,7 +9,7 @@ import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
 import { nameOf, notify, notifyAdminsOfRequest, signalPending, texts } from "./notifications";
-import { depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
+import { adoptTypedTxHash, depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
 
 export type { Decision } from "../shared/constants";
 
@@ -94,6 +94,7 @@ async function claimPending(tx: Tx, requests: typeof deposits | typeof withdrawa
 export async function decideDeposit(tx: Tx, id: string, status: Decision, adminId: string, reason: string | null = null) {
   const request = await claimPending(tx, deposits, id, status, adminId, reason);
   if (status === "accepted") {
+    await adoptTypedTxHash(tx, id);
     await transfer(tx, { from: EXTERNAL, to: request.userId, amount: request.amount, kind: "deposit", requestId: id });
   }
   await notify(tx, {

@@ -3,6 +3,9 @@ import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "./client";
 import { migrate } from "./migrate";
 import { migrations } from "./migrations.gen";
+import { createAccount } from "../core/ledger";
+import { inTransaction } from "../core/tx";
+import { decideDeposit } from "../core/wallet";
 
 const ID = "9f2c4b1a7e0d3c5b8a6f4e2d1c0b9a8f7e6d5c4b3a29180716253443526170ab";
 const OTHER = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -50,6 +53,60 @@ test("migration 0008 keeps old deposits readable: network TRC20, the canonical I
     await expect(again()).rejects.toThrow();
     await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
       VALUES ('d9', 'u1', 100, '0x0', ${`0x${ID}`}, 'pending', 'BEP20', ${ID})`);
+  } finally {
+    await database.close();
+  }
+});
+
+test("an old request without a canonical ID is accepted only while no other live request holds the transaction its text names, and takes that ID", async () => {
+  const database = await openDatabase({});
+  try {
+    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
+    await migrate(database, migrations.slice(0, before));
+    const { db } = database;
+    await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
+    const typed: [string, string, string, number][] = [
+      ["d1", ID.toUpperCase(), "accepted", 1],
+      ["d2", `${ID}\u200b`, "pending", 2], // the same transaction behind an invisible character
+      ["d3", `0x${ID}`, "pending", 3], // and behind 0x
+      ["d5", "tx-typed-by-hand", "pending", 4],
+      ["d6", OTHER.toUpperCase(), "pending", 5],
+      ["d7", `0x${OTHER}`, "pending", 6],
+    ];
+    for (const [id, text, status, minute] of typed) {
+      await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
+        VALUES (${id}, 'u1', 10000, 'TWallet', ${text}, ${status}, now() - make_interval(mins => ${60 - minute}))`);
+    }
+    await migrate(database);
+    await inTransaction(db, async (tx) => {
+      for (const [id, kind] of [["external", "external"], ["system", "system"], ["u1", "user"]] as const) await createAccount(tx, id, kind);
+    });
+    const decide = (id: string, status: "accepted" | "declined") => inTransaction(db, (tx) => decideDeposit(tx, id, status, "admin"));
+    const state = async () =>
+      rowsOf<{ id: string; status: string; tx_hash: string | null }>(await db.execute(sql`SELECT id, status, tx_hash FROM deposits ORDER BY id`)).map((r) => [r.id, r.status, r.tx_hash]);
+    const credited = async () => rowsOf<{ request_id: string }>(await db.execute(sql`SELECT request_id FROM transfers WHERE kind = 'deposit' ORDER BY id`)).map((r) => r.request_id);
+
+    // d1 was accepted before: its look-alikes are refused, and nothing of theirs is written.
+    await expect(decide("d2", "accepted")).rejects.toMatchObject({ code: "duplicate_transaction" });
+    await expect(decide("d3", "accepted")).rejects.toMatchObject({ code: "duplicate_transaction" });
+    // While d6 is pending, d7 (the same transaction) cannot be accepted; once d6 is declined, it can, once.
+    await expect(decide("d7", "accepted")).rejects.toMatchObject({ code: "duplicate_transaction" });
+    await decide("d6", "declined");
+    await decide("d7", "accepted");
+    // Text that names no transaction is the admin's to judge.
+    await decide("d5", "accepted");
+    expect(await state()).toEqual([
+      ["d1", "accepted", ID],
+      ["d2", "pending", null],
+      ["d3", "pending", null],
+      ["d5", "accepted", null],
+      ["d6", "declined", OTHER],
+      ["d7", "accepted", OTHER],
+    ]);
+    expect(await credited()).toEqual(["d7", "d5"]);
+    // Declining a look-alike still works: it takes nothing.
+    await decide("d2", "declined");
+    expect((await state())[1]).toEqual(["d2", "declined", null]);
   } finally {
     await database.close();
   }
