@@ -12,6 +12,7 @@ import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
 import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared } from "./prepared";
 import { sendWithCommit } from "./tx";
+import { lockSender } from "./wallet";
 import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
@@ -146,7 +147,7 @@ async function activate(
     key ? "purchase_activate_keyed" : "purchase_activate",
     sql`WITH RECURSIVE ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
         SELECT id, chain_id, depth, name, referrer_id FROM users
-        WHERE id = ${buyerId} AND ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`${inBlock} = ${blockMark(tx)}::text`}
+        WHERE id = ${buyerId} AND deleted_at IS NULL AND ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`${inBlock} = ${blockMark(tx)}::text`}
         FOR SHARE
       ),
       state AS MATERIALIZED (
@@ -176,10 +177,11 @@ async function activate(
   // First: with the key taken, nothing else was read as the purchase's.
   key?.settle(row?.key_reserved === true);
   if (row?.cost == null) return refuse("level_not_found");
+  // No buyer: deleted since the token was checked (the deletion was waited for, then seen).
+  if (row.name === null) return refuse("bad_token");
   expectPurchasable(level, row.current ?? undefined, row.previous !== null);
   const cost = BigInt(row.cost);
   if (row.available === null || BigInt(row.available) < cost) return refuse("insufficient_balance");
-  if (row.name === null) throw new Error(`user ${buyerId} does not exist`);
   if (!row.activated) {
     // A concurrent purchase of the same level by the same user committed first.
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);
@@ -319,6 +321,8 @@ export async function unfreezeLevel(
   program: Program,
   level: number,
 ): Promise<{ payee: string; amount: Cents; missed: MissedRecord[] }> {
+  // The member's row shared first: a deletion in progress is waited for, then refused.
+  await lockSender(tx, userId);
   // The level's price, and the user's own level row locked (their first user_levels lock).
   const [own] = await runPrepared<{ cost: string; status: OwnedLevelStatus | null }>(
     tx,

@@ -41,6 +41,8 @@ export async function requestDeposit(
 ): Promise<{ id: string }> {
   // The transaction ID in canonical form, the address checked (src/core/chain/requests.ts).
   const row = depositRow(input, options.checkOnChain ?? false);
+  // The member's row first (a deletion in progress is waited for, then refused), then the account.
+  await lockSender(tx, userId);
   await lockAccounts(tx, [userId]);
   if ((await pendingOf(tx, deposits, userId)) >= MAX_PENDING_DEPOSITS) return refuse("too_many_pending_deposits");
   if (await liveDepositClash(tx, row)) return refuse("duplicate_transaction");
@@ -142,9 +144,11 @@ async function lockActiveUser(tx: Tx, where: SQL | undefined) {
 
 /**
  * The token was checked before this transaction began; a deletion may have committed since, or
- * be about to. Locking the sender's row waits for it and then refuses, like the token check would.
+ * be about to. Sharing the caller's users row (lock order step 2) waits for it and then refuses,
+ * like the token check would. Every money call of a member takes it (the purchase in its first
+ * statement).
  */
-async function lockSender(tx: Tx, userId: string): Promise<void> {
+export async function lockSender(tx: Tx, userId: string): Promise<void> {
   if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("bad_token");
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { inTransaction } from "../../core/tx";
+import { rowsOf } from "../../db/client";
 import { users } from "../../db/schema";
 import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
@@ -227,19 +228,33 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     expectNoServerErrors([res]);
   });
 
-  test("money a user sends while being deleted stays put once the deletion commits", async () => {
+  test("money a user sends, spends or asks for while being deleted stays put once the deletion commits", async () => {
     const user = await h.signUp();
     const friend = await h.signUp();
     await h.fund(user.token, 50);
+    // A level to unfreeze.
+    expect((await h.call("POST", "/api/user/packages/purchase/3p/1", { token: user.token })).status).toBe(200);
+    await h.db.execute(sql`UPDATE user_levels SET status = 'frozen', cycles = 2 WHERE user_id = ${user.id} AND program = '3p' AND level = 1`);
+    const before = await h.account(user.id);
     const answers = await whileDeleting(user.id, () =>
       Promise.all([
         h.call("POST", "/api/user/gift", { token: user.token, body: { amount: 10, recipientEmail: friend.email } }),
         h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TGone", amount: 10 } }),
+        h.call("POST", "/api/user/packages/purchase/6p/1", { token: user.token }),
+        h.call("POST", "/api/user/packages/purchase/6p/1", { token: user.token, headers: { "Idempotency-Key": "while-deleted" } }),
+        h.call("POST", "/api/user/packages/unfreeze/3p/1", { token: user.token }),
+        h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount: 20 } }),
       ]),
     );
     for (const res of answers) expect({ status: res.status, body: res.body }).toEqual({ status: 401, body: { msg: "Token is not valid", code: "bad_token" } });
-    expect(await h.account(user.id)).toEqual({ balance: 5000n, held: 0n });
+    expect(await h.account(user.id)).toEqual(before);
     expect((await h.me(friend.token)).balance).toBe(0);
+    const [{ levels, requests }] = rowsOf<{ levels: number; requests: number }>(
+      await h.db.execute(sql`SELECT (SELECT count(*)::int FROM user_levels WHERE user_id = ${user.id} AND status = 'active') AS levels,
+        (SELECT count(*)::int FROM deposits WHERE user_id = ${user.id} AND status = 'pending')
+          + (SELECT count(*)::int FROM withdrawals WHERE user_id = ${user.id} AND status = 'pending') AS requests`),
+    ) as [{ levels: number; requests: number }];
+    expect({ levels, requests }).toEqual({ levels: 0, requests: 0 });
     expectNoServerErrors(answers);
     await h.checkLedger();
   });
