@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { loginFailures, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
+import { loginFailures, loginTickets, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
 import { signalStreamsClosed } from "./notifications";
 import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_PAIR_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
 import { MSG } from "../shared/messages";
@@ -82,9 +82,13 @@ export async function sessionGeneration(db: Db, userId: string): Promise<string 
   return row?.value ?? undefined;
 }
 
-/** Signs the user out everywhere: every token made before this call stops working. */
+/**
+ * Signs the user out everywhere: every token made before this call stops working, and so does
+ * every login ticket (a right password still waiting for its second factor: a token half made).
+ */
 export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
   await db.update(users).set({ sessionGeneration: crypto.randomUUID() }).where(eq(users.id, userId));
+  await db.delete(loginTickets).where(eq(loginTickets.userId, userId));
   // Every open stream of the user ends too (at commit when `db` is a transaction).
   await signalStreamsClosed(db, userId);
 }

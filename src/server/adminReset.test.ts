@@ -51,6 +51,22 @@ describe("resetAdminPassword", () => {
     h.adminToken = await h.login(ADMIN.email, ADMIN.password);
   });
 
+  test("a login ticket got with the old password before the reset cannot finish after it, even with a good second factor", async () => {
+    const token = await h.login(ADMIN.email, ADMIN.password);
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token })).body;
+    const enabled = await h.call("POST", "/api/auth/2fa/enable", { token, body: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() } });
+    expect(enabled.status).toBe(200);
+    const started = await h.call("POST", "/api/auth/login", { body: ADMIN });
+    expect(started.body.twoFactorRequired).toBe(true);
+    await resetAdminPassword(h.db, testHasher, { password: ADMIN.password });
+    const finished = await h.call("POST", "/api/auth/login/2fa", { body: { ticket: started.body.ticket, code: enabled.body.recoveryCodes[0] } });
+    expect(finished.status).toBe(400);
+    expect(finished.body.token).toBeUndefined();
+    // Put back for the other tests: the second factor off, the admin signed in.
+    await resetAdminPassword(h.db, testHasher, { password: ADMIN.password, disableTwoFactor: true });
+    h.adminToken = await h.login(ADMIN.email, ADMIN.password);
+  });
+
   test("with disableTwoFactor, the admin's second factor goes too (a lost phone)", async () => {
     const token = await h.login(ADMIN.email, ADMIN.password);
     const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token })).body;
