@@ -200,13 +200,23 @@ export async function recordLoginFailure(db: Db, email: string, source: string):
  * one address never keeps the owner out from another; all failures of the email together,
  * from however many addresses, slow down every attempt at it, but never by more than a few
  * minutes (`pairDelaySeconds`, `emailDelaySeconds`). A throttled attempt is refused with
- * "throttled" and the seconds to wait, before the password is looked at.
+ * "throttled" and the seconds to wait, before the password is looked at. An attempt from a device
+ * trusted for the email's user (`trustedUserId`: it signed in to that account before,
+ * src/server/deviceTrust.ts) meets only its pair's delays, so that failures made elsewhere never
+ * keep the owner out of a browser they used before.
  *
  * The attempt is recorded as a failure before the password is checked (and forgotten if it
  * succeeds), under a lock on the user's row: parallel guesses then count each other, instead of
  * all passing the check while none has failed yet. Time is the database's.
  */
-export async function login(db: Db, hasher: PasswordHasher, email: string, password: string, source: string = UNKNOWN_SOURCE): Promise<string> {
+export async function login(
+  db: Db,
+  hasher: PasswordHasher,
+  email: string,
+  password: string,
+  source: string = UNKNOWN_SOURCE,
+  trustedUserId?: string,
+): Promise<string> {
   const key = normalizeEmail(email);
   const window = secondsInterval(LOGIN_WINDOW_MINUTES * 60);
   const claim = await inTransaction(db, async (tx) => {
@@ -227,7 +237,11 @@ export async function login(db: Db, hasher: PasswordHasher, email: string, passw
       .from(loginFailures)
       .where(and(eq(loginFailures.email, key), sql`${loginFailures.createdAt} > now() - ${window}`));
     const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
-    const wait = Math.max(waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0), waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0));
+    const trusted = user !== undefined && user.id === trustedUserId;
+    const wait = Math.max(
+      waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0),
+      trusted ? 0 : waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
+    );
     if (wait > 0) return { wait };
     const [attempt] = await tx.insert(loginFailures).values({ email: key, source }).returning({ id: loginFailures.id });
     return { user, attemptId: attempt!.id };

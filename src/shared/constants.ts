@@ -182,3 +182,9 @@ export const LOGIN_PAIR_FREE_FAILURES = 5;
 export const LOGIN_EMAIL_FREE_FAILURES = 20;
 /** ...at most this long: distributed guessing slows to a crawl, and nobody is locked out for longer. */
 export const LOGIN_EMAIL_MAX_DELAY_SECONDS = 5 * 60;
+/**
+ * A browser that signed in to an account is trusted for that account's logins this long
+ * (src/server/deviceTrust.ts): its attempts skip the email's delay above, which anyone can keep
+ * going by failing from many addresses, and meet only their own pair's.
+ */
+export const DEVICE_TRUST_DAYS = 90;

@@ -86,6 +86,38 @@ describe("login: failures slow down the pair (email, source), not the email for 
     expect([19, 20, 25, 28, 29, 10_000].map(emailDelaySeconds)).toEqual([0, 1, 32, 256, 300, 300]);
   });
 
+  test("a browser that signed in to the account before gets in while failures from everywhere keep the email's delay going; nothing else does", async () => {
+    const user = await h.signUp();
+    const other = await h.signUp();
+    const first = await login(user.email, user.password, "192.0.2.10");
+    expect(first.status).toBe(200);
+    const setCookie = first.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/^trusted_device=[^;]+; Max-Age=7776000; Path=\/api\/auth; HttpOnly; SameSite=Strict$/);
+    const cookie = setCookie.split(";")[0]!;
+    const from = (address: string, cookieHeader?: string) => ({ "x-forwarded-for": address, ...(cookieHeader ? { cookie: cookieHeader } : {}) });
+    const attempt = (who: { email: string; password: string }, headers: Record<string, string>) =>
+      h.call("POST", "/api/auth/login", { body: { email: who.email, password: who.password }, headers });
+
+    // Somebody keeps failing at both emails from ever new addresses, the last failure just now.
+    for (const target of [user, other]) {
+      await h.db.execute(sql`INSERT INTO login_failures (email, source) SELECT ${target.email}, '10.8.' || (n / 256) || '.' || (n % 256) FROM generate_series(1, 500) AS n`);
+    }
+    // A browser without the cookie waits, right password or not.
+    expect(await attempt(user, from("192.0.2.11"))).toMatchObject({ status: 429, body: { code: "throttled" } });
+    // The browser that signed in before gets in, from any address.
+    expect((await attempt(user, from("192.0.2.99", cookie))).status).toBe(200);
+    // The cookie names its account: at another it is no help.
+    expect((await attempt(other, from("192.0.2.99", cookie))).status).toBe(429);
+    // Nor is one made up: the other account's id with this cookie's signature, or no signature.
+    const [value, signature] = [cookie.slice(cookie.indexOf("=") + 1, cookie.lastIndexOf(".")), cookie.slice(cookie.lastIndexOf(".") + 1)];
+    const forged = encodeURIComponent(`${other.id}:${decodeURIComponent(value).split(":")[1]}`);
+    expect((await attempt(other, from("192.0.2.99", `trusted_device=${forged}.${signature}`))).status).toBe(429);
+    expect((await attempt(other, from("192.0.2.99", `trusted_device=${forged}`))).status).toBe(429);
+    // Its own pair's delays still apply: five wrong passwords from the trusted browser, then it waits too.
+    for (let i = 0; i < 5; i++) expect((await attempt({ email: user.email, password: `guess-${i}` }, from("192.0.2.99", cookie))).status).toBe(400);
+    expect(await attempt(user, from("192.0.2.99", cookie))).toMatchObject({ status: 429, body: { code: "throttled" } });
+  });
+
   test("parallel guesses from one source count each other: 30 at once check 5 passwords", async () => {
     const user = await h.signUp();
     const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => login(user.email, `guess-${i}`, "203.0.113.3")));

@@ -11,6 +11,7 @@ import type { AppEnv } from "../env";
 import { refusal } from "../errors";
 import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
+import { trustDevice, trustedDeviceUser } from "../deviceTrust";
 import { reply, wire } from "../reply";
 import { issueToken } from "../tokens";
 import { validate } from "../validate";
@@ -56,14 +57,16 @@ export const authRoutes = new Hono<AppEnv>()
   .post(API.login.path, validate("json", API.login.body), async (c) => {
     const { db, hasher } = c.get("deps");
     const { email, password } = c.req.valid("json");
-    const userId = await login(db, hasher, email, password, sourceAddress(c));
+    const userId = await login(db, hasher, email, password, sourceAddress(c), await trustedDeviceUser(c));
     const ticket = await startLogin(db, userId);
     if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
+    await trustDevice(c, userId);
     return reply(c, API.login, { token: await tokenFor(c, userId) });
   })
   .post(API.loginTwoFactor.path, validate("json", API.loginTwoFactor.body), async (c) => {
     const { ticket, code } = c.req.valid("json");
     const userId = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c));
+    await trustDevice(c, userId);
     return reply(c, API.loginTwoFactor, { token: await tokenFor(c, userId) });
   })
   .post(API.register.path, validate("json", API.register.body), async (c) => {

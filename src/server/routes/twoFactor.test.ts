@@ -118,6 +118,9 @@ describe("logging in with two-factor on", () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.body)).toEqual(["token"]);
     expect((await h.me(res.body.token)).email).toBe(user.email);
+    // Only the second step, the login done, trusts the browser (src/server/deviceTrust.ts).
+    expect((await login(user.email, user.password)).headers.get("set-cookie")).toBeNull();
+    expect(res.headers.get("set-cookie")).toStartWith("trusted_device=");
     // A wrong password still answers as it always did.
     expect(await login(user.email, "not-the-password")).toMatchObject({ status: 400, body: { code: "invalid_credentials" } });
   });
