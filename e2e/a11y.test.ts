@@ -147,7 +147,7 @@ async function seedData() {
   await ok(api.post("/api/user/packages/purchase/3p/1", { headers: headers(grace) }));
   // Left pending, for the admin dashboard.
   await ok(api.post("/api/user/deposit", { headers: headers(ada), data: { address: E2E_SENDER, transactionId: randomTxId(), amount: 5 } }));
-  await ok(api.post("/api/user/withdraw", { headers: headers(ada), data: { accountType: "USDT TRC20", accountNumber: "TWalletA11y", amount: 10 } }));
+  await ok(api.post("/api/user/withdraw", { headers: headers(ada), data: { accountType: "USDT TRC20", accountNumber: "TALSWqjhNCaXi5YWPh9DvZgvtYRSfqVUwq", amount: 10 } }));
   return { ada, adminToken };
 }
 
@@ -253,7 +253,7 @@ describe.skipIf(skip !== null)("accessibility (axe-core: no serious or critical 
     () =>
       checkPage(user, "the withdraw page", "/userDashboard/withdraw", async (p) => {
         await waitForDashboardPage(p, "Withdraw");
-        await p.getByLabel("Wallet address", { exact: true }).fill("TWalletA11y");
+        await p.getByLabel("Wallet address", { exact: true }).fill("TALSWqjhNCaXi5YWPh9DvZgvtYRSfqVUwq");
         await p.getByLabel("Amount (USDT)", { exact: true }).fill("5000");
         await p.getByRole("button", { name: "Submit withdrawal" }).click();
         await expectText(p, "Withdrawal amount cannot exceed your available balance.");

@@ -16,6 +16,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Browser } from "playwright-core";
 import { MSG } from "../src/shared/messages";
+import { randomBep20Address } from "../src/testing/chainIds";
 import {
   acceptOnAdminDashboard,
   buyLevel1Of3P,
@@ -278,7 +279,7 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
     await openFromMenu(b.page, "Withdraw");
     await expectText(b.page, /^Available balance: 35\.00 \$$/);
     await field(b.page, "Withdrawal method").selectOption("USDT BEP20");
-    await field(b.page, "Wallet address").fill(`0xB0b${run}`);
+    await field(b.page, "Wallet address").fill(randomBep20Address());
     await field(b.page, "Amount (USDT)").fill("40");
     await b.page.getByRole("button", { name: "Submit withdrawal" }).click();
     await expectText(b.page, "Withdrawal amount cannot exceed your available balance.");

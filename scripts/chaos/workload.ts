@@ -141,7 +141,7 @@ export async function userLoop(world: World, n: number): Promise<void> {
     } else {
       const available = me.balance - me.pendingWithdrawalsTotal;
       const amount = Math.max(1, Math.floor(world.rand() * (available + 5)));
-      const res = await send(world, "POST", "/user/withdraw", token, { accountType: "USDT TRC20", accountNumber: "TChaosOut", amount });
+      const res = await send(world, "POST", "/user/withdraw", token, { accountType: "USDT TRC20", accountNumber: "TBFXJJ97uPDyaqkCPkNVS6gQqRcGKHAi5B", amount });
       bump(world.journal.withdrawals, me._id, res);
     }
     await refresh();

@@ -277,7 +277,7 @@ test("random trees, purchases, unfreezes, gifts and deletions keep the ledger wh
             break;
           }
           case "withdraw": {
-            const input = { accountType: "USDT TRC20" as const, accountNumber: "TProp", amount: BigInt(o.cents) };
+            const input = { accountType: "USDT TRC20" as const, accountNumber: "TAcN9gFvXZAxsWQQzWWbydBmscBHnEi5nZ", amount: BigInt(o.cents) };
             await step("withdraw", model, () => inTransaction(db, (tx) => requestWithdrawal(tx, user, input)), () => model.holdWithdrawal(user, input.amount));
             break;
           }

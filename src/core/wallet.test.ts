@@ -67,10 +67,10 @@ test("a withdrawal request holds the amount; accepted, it pays out the amount le
   const { db } = database;
   const user = await joinUnder(db, null);
   await credit(db, user, 5_000n);
-  const { id } = await run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT TRC20", accountNumber: "TOut", amount: 1_250n }));
+  const { id } = await run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT TRC20", accountNumber: "TA9pkx4DFxrEw8JZzUtyDrh2uAat1LDuJL", amount: 1_250n }));
   expect(await accountOf(db, user)).toEqual({ balance: 5_000n, held: 1_250n });
   // What is held is not available: 3,750 is, 3,751 is not.
-  const more = (amount: bigint) => run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT BEP20", accountNumber: "TOut", amount }));
+  const more = (amount: bigint) => run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount }));
   expect(await refusalOf(more(3_751n))).toBe("exceeds_available");
 
   // 12.50 -> fee 1.00 (8% of 1,250 cents is exactly 100), 11.50 to the outside world.
@@ -111,7 +111,7 @@ test("the withdrawal fee is 8% rounded half up to the cent; a fee that rounds to
   ];
   const seen: [bigint, bigint | null][] = [];
   for (const [amount] of cases) {
-    const { id } = await run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT TRC20", accountNumber: "TFee", amount }));
+    const { id } = await run(db, (tx) => requestWithdrawal(tx, user, { accountType: "USDT TRC20", accountNumber: "TAtHnWn9gumQ2wGKbKsz2ggcrfw8wkkjUk", amount }));
     const { fee } = await run(db, (tx) => decideWithdrawal(tx, id, "accepted", admin));
     seen.push([amount, fee]);
   }

@@ -2,6 +2,7 @@ import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
+import { networkOfMethod } from "../shared/chain";
 import { withdrawalFee, type Cents } from "../shared/money";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
@@ -9,6 +10,7 @@ import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
 import { nameOf, notify, notifyAdminsOfRequest, signalPending, texts } from "./notifications";
+import { readAddress } from "./chain/addresses";
 import { adoptTypedTxHash, depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
 
 export type { Decision } from "../shared/constants";
@@ -63,12 +65,15 @@ export async function requestWithdrawal(
   userId: string,
   input: { accountType: WithdrawalMethod; accountNumber: string; amount: Cents },
 ): Promise<{ id: string }> {
+  // The wallet address checked in full, checksum included, against the chosen network's.
+  const address = readAddress(networkOfMethod(input.accountType), input.accountNumber);
+  if ("problem" in address) return refuse("validation", address.problem);
   await lockSender(tx, userId);
   // The hold's conditional update locks the account row: the pending count below is taken under it.
   await hold(tx, userId, input.amount, "exceeds_available");
   if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
   const id = newId();
-  await tx.insert(withdrawals).values({ id, userId, ...input });
+  await tx.insert(withdrawals).values({ id, userId, ...input, accountNumber: address.display });
   await notifyAdminsOfRequest(tx, "withdrawal", id, userId, input.amount);
   return { id };
 }

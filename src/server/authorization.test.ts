@@ -106,7 +106,7 @@ useMoneyHarness(async (made) => {
     { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: { code: "not-a-code" }, user: 409, admin: 409 },
     { method: "GET", pattern: "/api/user/details/:referralId", path: `/api/user/details/${h.adminReferralId}`, access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: TRON_SENDER, transactionId: AUTHZ_DUP, amount: 5 }, user: 201, admin: 400 },
-    { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 5 }, user: 400, admin: 400 },
+    { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TA4Wt1DUCqz6YegbnsmqsWC5uUfbdBqPxm", amount: 5 }, user: 400, admin: 400 },
     { method: "GET", pattern: "/api/user/search", path: "/api/user/search?search=other", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/gift", access: "user", body: { amount: 1, recipientEmail: "other@test.local" }, user: 400, admin: 400 },
     { method: "POST", pattern: "/api/user/packages/purchase/:program/:level", path: "/api/user/packages/purchase/3p/1", access: "user", user: 400, admin: 400 },

@@ -27,7 +27,7 @@ useMoneyHarness(async (made) => {
   await h.fund(alice.token, 500);
   await h.fund(bob.token, 80);
   await h.call("POST", "/api/user/deposit", { token: bob.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount: 3 } });
-  await h.call("POST", "/api/user/withdraw", { token: alice.token, body: { accountType: "USDT BEP20", accountNumber: "TW", amount: 20 } });
+  await h.call("POST", "/api/user/withdraw", { token: alice.token, body: { accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount: 20 } });
   const deposits = (await h.call("GET", "/api/admin/deposits", { token: h.adminToken })).body as { _id: string }[];
   const withdrawals = (await h.call("GET", "/api/admin/withdrawals", { token: h.adminToken })).body as { _id: string }[];
   ids = [alice.id, bob.id, gone.id, ...deposits.map((d) => d._id), ...withdrawals.map((w) => w._id)];

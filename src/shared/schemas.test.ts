@@ -22,7 +22,7 @@ function firstMessage(schema: z.ZodMiniType, input: unknown): string | undefined
 /** A TRC20 deposit (no network named): a TRON address, a 64-hex transaction ID. */
 const TX = "ab".repeat(32);
 const deposit = (amount: unknown) => ({ address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX, amount });
-const withdrawal = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TWallet", amount });
+const withdrawal = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TAF8dttxK5iPKbvYC626aDBytrWANpLRXp", amount });
 
 describe("amounts", () => {
   test("accept JSON numbers and decimal strings and become cents", () => {
@@ -157,11 +157,17 @@ describe("other payloads", () => {
     expect(firstMessage(loginSchema, { password: "x" })).toBe("Email is required.");
   });
 
-  test("a withdrawal names one of the two USDT networks and a wallet address", () => {
-    expect(withdrawSchema.parse({ ...withdrawal(5), accountType: "USDT BEP20" }).accountType).toBe("USDT BEP20");
+  test("a withdrawal names one of the two USDT networks and a wallet address of that network", () => {
+    const bep20 = { ...withdrawal(5), accountType: "USDT BEP20", accountNumber: " 0x52908400098527886E0F7030069857D2E4169EE7 " };
+    expect(withdrawSchema.parse(bep20)).toMatchObject({ accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7" });
+    // The other network's address, or no address of either, is refused with the reason.
+    expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountType: "USDT BEP20" })).toMatch(/^A BEP20 \(BNB Smart Chain\) address starts with 0x/);
+    expect(firstMessage(withdrawSchema, { ...bep20, accountType: "USDT TRC20" })).toMatch(/^A TRC20 \(TRON\) address starts with T/);
+    expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountNumber: "TWallet" })).toBe("A TRC20 (TRON) address is T followed by 33 letters and digits (base58).");
+    expect(firstMessage(withdrawSchema, { ...bep20, accountNumber: "0xabc" })).toBe("A BEP20 (BNB Smart Chain) address is 0x followed by 40 characters 0-9 and a-f.");
     expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountType: "BTC" })).toBe("Please choose USDT TRC20 or USDT BEP20.");
     // Paying out on a network the user did not choose loses the money: no silent default.
-    expect(firstMessage(withdrawSchema, { accountNumber: "TWallet", amount: 5 })).toBe("Please choose USDT TRC20 or USDT BEP20.");
+    expect(firstMessage(withdrawSchema, { accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount: 5 })).toBe("Please choose USDT TRC20 or USDT BEP20.");
     expect(firstMessage(withdrawSchema, { ...withdrawal(5), accountNumber: " " })).toBe("Wallet address is required.");
   });
 

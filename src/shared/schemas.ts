@@ -22,7 +22,7 @@ import {
   USER_PAGE_SIZE,
   WITHDRAWAL_METHODS,
 } from "./constants";
-import { DEFAULT_NETWORK, NETWORKS, readAddressShape, readTransactionId, transactionIdCharacterProblem } from "./chain";
+import { DEFAULT_NETWORK, NETWORKS, networkOfMethod, readAddressShape, readTransactionId, transactionIdCharacterProblem } from "./chain";
 import { MSG } from "./messages";
 import { type AmountProblem, type Cents, formatAmount, formatUsdt, formatUsdtGrouped, readDollars } from "./money";
 import { cleanName, readsAsPlatform } from "./names";
@@ -159,16 +159,31 @@ export const depositSchema = z.pipe(
   }),
 );
 
-export const withdrawSchema = z.object({
-  // No default: paying out on a network the user did not choose would lose the money.
-  accountType: z.enum(WITHDRAWAL_METHODS, { error: `Please choose ${oneOf(WITHDRAWAL_METHODS)}.` }),
-  accountNumber: requiredText("Wallet address", 200),
-  amount: amount({
-    min: MIN_WITHDRAWAL,
-    positiveMessage: "Please enter a valid positive withdrawal amount.",
-    minMessage: `The minimum withdrawal is ${formatUsdt(MIN_WITHDRAWAL)}.`,
+/**
+ * A withdrawal request. The wallet address must have the shape of the chosen network's (a payout
+ * to anything else could not land, or would land on the other chain); its checksum is checked on
+ * the server, as a deposit's is.
+ */
+export const withdrawSchema = z.pipe(
+  z.object({
+    // No default: paying out on a network the user did not choose would lose the money.
+    accountType: z.enum(WITHDRAWAL_METHODS, { error: `Please choose ${oneOf(WITHDRAWAL_METHODS)}.` }),
+    accountNumber: requiredText("Wallet address", 200),
+    amount: amount({
+      min: MIN_WITHDRAWAL,
+      positiveMessage: "Please enter a valid positive withdrawal amount.",
+      minMessage: `The minimum withdrawal is ${formatUsdt(MIN_WITHDRAWAL)}.`,
+    }),
   }),
-});
+  z.transform((value, ctx) => {
+    const address = readAddressShape(networkOfMethod(value.accountType), value.accountNumber);
+    if ("problem" in address) {
+      ctx.issues.push({ code: "custom", message: address.problem, input: value.accountNumber, path: ["accountNumber"] });
+      return z.NEVER;
+    }
+    return { ...value, accountNumber: address.address };
+  }),
+);
 
 export const giftSchema = z.object({
   amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),

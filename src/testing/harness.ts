@@ -7,7 +7,7 @@ import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
 import type { Deps } from "../server/env";
 import type { Database, Db } from "../db/client";
-import { randomBep20Address, randomBep20TxId, randomTxId, TRON_SENDER } from "./chainIds";
+import { randomBep20Address, randomBep20TxId, randomTronAddress, randomTxId, TRON_SENDER } from "./chainIds";
 import { ADMIN, freshDatabase, testHasher } from "./db";
 import { expectLedgerInvariants, expectTreeInvariants } from "./invariants";
 
@@ -125,11 +125,10 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
 
   /** Submits a withdrawal request and answers its id (found through the admin history). */
   async function withdraw(token: string, amount: number | string, opts: { accountType?: string; accountNumber?: string } = {}) {
-    const accountNumber = opts.accountNumber ?? `TOut-${crypto.randomUUID()}`;
-    const created = await call("POST", "/api/user/withdraw", {
-      token,
-      body: { accountType: opts.accountType ?? "USDT TRC20", accountNumber, amount },
-    });
+    const accountType = opts.accountType ?? "USDT TRC20";
+    // A random wallet of the network: the admin history finds the request by it.
+    const accountNumber = opts.accountNumber ?? (accountType.endsWith("BEP20") ? randomBep20Address() : randomTronAddress());
+    const created = await call("POST", "/api/user/withdraw", { token, body: { accountType, accountNumber, amount } });
     expect(created.status).toBe(201);
     const pending = await call("GET", `/api/admin/withdrawals?status=pending&search=${encodeURIComponent(accountNumber)}`, { token: adminToken });
     expect(pending.body).toHaveLength(1);

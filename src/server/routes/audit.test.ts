@@ -17,7 +17,7 @@ describe("the admin audit trail", () => {
     await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId, amount: 20 } });
     const [dep] = (await h.call("GET", `/api/admin/deposits?status=pending&search=${transactionId}`, { token: h.adminToken })).body;
     await h.call("PUT", `/api/admin/deposits/${dep._id}`, { token: h.adminToken, body: { status: "accepted" } });
-    await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT BEP20", accountNumber: "TW", amount: 10 } });
+    await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount: 10 } });
     const [wd] = (await h.call("GET", "/api/admin/withdrawals?status=pending", { token: h.adminToken })).body;
     await h.call("PUT", `/api/admin/withdrawals/${wd._id}`, { token: h.adminToken, body: { status: "accepted" } });
     await h.call("PATCH", "/api/programs/3p/levels/2", { token: h.adminToken, body: { cost: 12.5, unfreezeCost: "6.25" } });

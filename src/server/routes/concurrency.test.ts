@@ -239,7 +239,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     const answers = await whileDeleting(user.id, () =>
       Promise.all([
         h.call("POST", "/api/user/gift", { token: user.token, body: { amount: 10, recipientEmail: friend.email } }),
-        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TGone", amount: 10 } }),
+        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TAnyuZwQdnuFeTeMPikrgLBfrz1raq19iW", amount: 10 } }),
         h.call("POST", "/api/user/packages/purchase/6p/1", { token: user.token }),
         h.call("POST", "/api/user/packages/purchase/6p/1", { token: user.token, headers: { "Idempotency-Key": "while-deleted" } }),
         h.call("POST", "/api/user/packages/unfreeze/3p/1", { token: user.token }),

@@ -142,7 +142,7 @@ describe("Idempotency-Key on money calls", () => {
     const user = await h.signUp();
     const res = await h.call("POST", "/api/user/withdraw", {
       token: user.token,
-      body: { accountType: "USDT TRC20", accountNumber: "TW", amount: 1 },
+      body: { accountType: "USDT TRC20", accountNumber: "TA4Wt1DUCqz6YegbnsmqsWC5uUfbdBqPxm", amount: 1 },
       headers: withKey("has spaces in it"),
     });
     expect(res).toMatchObject({ status: 400, body: { msg: "Idempotency-Key must be 1 to 200 visible ASCII characters.", code: "bad_idempotency_key" } });

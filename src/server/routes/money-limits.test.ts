@@ -26,7 +26,7 @@ test("every amount field refuses more than 1,000,000.00 with 400 'validation' an
   for (const amount of over) {
     const answers = [
       await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount } }),
-      await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TWallet", amount } }),
+      await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TAF8dttxK5iPKbvYC626aDBytrWANpLRXp", amount } }),
       await h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: other.email } }),
       await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } }),
     ];

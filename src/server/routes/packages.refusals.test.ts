@@ -14,7 +14,7 @@ const levelStatus = async (user: { token: string }, program: string, level: numb
   (await h.me(user.token)).packages[program].levels[level - 1].status as string;
 
 async function withdraw(user: { token: string }, amount: number) {
-  const res = await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TOut", amount } });
+  const res = await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TA9pkx4DFxrEw8JZzUtyDrh2uAat1LDuJL", amount } });
   expect(res.status).toBe(201);
 }
 

@@ -5,6 +5,7 @@ import { inTransaction } from "../../core/tx";
 import { deposits, withdrawals } from "../../db/schema";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTronAddress } from "../../testing/chainIds";
 
 // docs/rules.md#limits: at most 10 pending deposits and 3 pending withdrawals per member.
 let h: Harness;
@@ -42,7 +43,7 @@ async function depositId(token: string) {
   return found._id as string;
 }
 const withdrawalRequest = (token: string, amount = 1) =>
-  h.call("POST", "/api/user/withdraw", { token, body: { accountType: "USDT TRC20", accountNumber: `TOut-${crypto.randomUUID()}`, amount } });
+  h.call("POST", "/api/user/withdraw", { token, body: { accountType: "USDT TRC20", accountNumber: randomTronAddress(), amount } });
 
 async function pending(table: typeof deposits | typeof withdrawals, userId: string) {
   const t = table as typeof deposits;

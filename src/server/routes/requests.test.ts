@@ -27,7 +27,7 @@ describe("PUT /api/admin/{deposits|withdrawals}/{id} with a reason", () => {
       status: 200,
       body: { msg: "Request successfully declined." },
     });
-    const withdrawal = await h.withdraw(user.token, 20, { accountNumber: "TReasonOut" });
+    const withdrawal = await h.withdraw(user.token, 20, { accountNumber: "TAX4GjRBUSJpV2nSnuPUdGgpsvG1Qpvcm3" });
     expect(await decide("withdrawals", withdrawal, { status: "accepted", reason: "Paid, tx 0xabc" })).toMatchObject({
       status: 200,
       body: { msg: "Request successfully accepted." },
@@ -35,7 +35,7 @@ describe("PUT /api/admin/{deposits|withdrawals}/{id} with a reason", () => {
 
     const [dep] = (await h.call("GET", `/api/admin/deposits?search=${depositTx}`, { token: h.adminToken })).body;
     expect(dep).toMatchObject({ _id: deposit, status: "declined", reason: "No such transaction on chain." });
-    const [wd] = (await h.call("GET", "/api/admin/withdrawals?search=TReasonOut", { token: h.adminToken })).body;
+    const [wd] = (await h.call("GET", "/api/admin/withdrawals?search=TAX4GjRBUSJpV2nSnuPUdGgpsvG1Qpvcm3", { token: h.adminToken })).body;
     expect(wd).toMatchObject({ _id: withdrawal, status: "accepted", fee: 1.6, reason: "Paid, tx 0xabc" });
     expect(await auditAfter(deposit)).toEqual({ status: "declined", reason: "No such transaction on chain." });
     expect(await auditAfter(withdrawal)).toEqual({ status: "accepted", fee: "1.60", reason: "Paid, tx 0xabc" });

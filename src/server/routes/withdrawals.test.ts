@@ -8,7 +8,7 @@ let h: Harness;
 useMoneyHarness((made) => (h = made));
 
 const submit = (token: string, body: Record<string, unknown>) => h.call("POST", "/api/user/withdraw", { token, body });
-const request = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TMyWallet", amount });
+const request = (amount: unknown) => ({ accountType: "USDT TRC20", accountNumber: "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh", amount });
 const exceeds = { status: 400, body: { msg: "Withdrawal amount cannot exceed your available balance.", code: "exceeds_available" } };
 
 async function funded(amount: number) {
@@ -20,12 +20,29 @@ async function funded(amount: number) {
 describe("POST /api/user/withdraw", () => {
   test("POST /api/user/withdraw holds the amount: pendingWithdrawalsTotal rises, the balance stays", async () => {
     const user = await funded(100);
-    const res = await submit(user.token, { accountType: "USDT BEP20", accountNumber: "0xabc", amount: "40.25" });
+    const res = await submit(user.token, { accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount: "40.25" });
     expect(res.status).toBe(201);
     expect(res.body.msg).toBe("Withdrawal request submitted successfully. It will be paid once an admin approves it.");
     expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 40.25 });
     const [row] = (await h.call("GET", `/api/admin/withdrawals?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
-    expect(row).toMatchObject({ userEmail: user.email, amount: 40.25, accountType: "USDT BEP20", accountNumber: "0xabc", status: "pending" });
+    expect(row).toMatchObject({ userEmail: user.email, amount: 40.25, accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", status: "pending" });
+    await h.checkLedger();
+  });
+
+  test("POST /api/user/withdraw takes only a wallet address of the chosen network, checksum included, and keeps it as the network writes it", async () => {
+    const user = await funded(100);
+    // One character of a good TRON address changed: the shape holds, the checksum does not.
+    const broken = "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZi";
+    expect(await submit(user.token, { ...request(10), accountNumber: broken })).toMatchObject({
+      status: 400,
+      body: { code: "validation", msg: "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet." },
+    });
+    expect(await submit(user.token, { ...request(10), accountType: "USDT BEP20" })).toMatchObject({ status: 400, body: { code: "validation" } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 0 });
+    // A BEP20 address typed in lower case is kept with its checksum's capitals, as wallets show it.
+    expect((await submit(user.token, { accountType: "USDT BEP20", accountNumber: "0x52908400098527886e0f7030069857d2e4169ee7", amount: 10 })).status).toBe(201);
+    const [row] = (await h.call("GET", `/api/admin/withdrawals?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(row.accountNumber).toBe("0x52908400098527886E0F7030069857D2E4169EE7");
     await h.checkLedger();
   });
 
@@ -187,9 +204,9 @@ describe("GET /api/admin/withdrawals", () => {
       const ben = await own.signUp({ name: "Ben Withdrawer", email: "ben.wd@test.local" });
       await own.fund(ann.token, 100);
       await own.fund(ben.token, 100);
-      const a1 = await own.withdraw(ann.token, 10, { accountNumber: "TAnnOne" });
-      const b1 = await own.withdraw(ben.token, 20, { accountNumber: "TBenOne" });
-      const a2 = await own.withdraw(ann.token, 30, { accountNumber: "TAnnTwo" });
+      const a1 = await own.withdraw(ann.token, 10, { accountNumber: "TBADRMJNrGMqCN8EC9FN5kBTqjgyzaXmpH" });
+      const b1 = await own.withdraw(ben.token, 20, { accountNumber: "TAybfTctk2dYRQtHnw17P3BZrMrRDfZABg" });
+      const a2 = await own.withdraw(ann.token, 30, { accountNumber: "TB4uYQTdo9VgotWFzY8EjPgWr3mhf9by2Y" });
       await own.decide("withdrawals", a1, "accepted");
       await own.decide("withdrawals", b1, "declined");
 
@@ -203,7 +220,7 @@ describe("GET /api/admin/withdrawals", () => {
       expect(await ids("?status=accepted")).toEqual([a1]);
       expect(await ids("?search=ann.wd")).toEqual([a2, a1]);
       expect(await ids("?search=BEN WITHDRAWER")).toEqual([b1]);
-      expect(await ids("?search=tannt")).toEqual([a2]);
+      expect(await ids("?search=tb4uyqtdo")).toEqual([a2]);
       expect(await ids("?search=%25")).toEqual([]);
       expect(await ids("?search=_")).toEqual([]);
     });

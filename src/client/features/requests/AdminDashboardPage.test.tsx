@@ -30,7 +30,7 @@ const withdrawal = {
   amount: 20,
   fee: null,
   accountType: "USDT TRC20",
-  accountNumber: "TOut",
+  accountNumber: "TA9pkx4DFxrEw8JZzUtyDrh2uAat1LDuJL",
   status: "pending",
   createdAt: "2026-03-01T11:00:00.000Z",
   decidedAt: null,

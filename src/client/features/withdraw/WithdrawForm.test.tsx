@@ -22,7 +22,7 @@ test("the withdrawal form shows the available balance: balance minus pending wit
 test("a withdrawal above the available balance says so and sends nothing", async () => {
   const seen = serveMe();
   renderClient(<WithdrawForm />, { me });
-  fill("Wallet address", "TWallet1");
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
   fill("Amount (USDT)", "70.01");
   submit();
   expect(await screen.findByText("Withdrawal amount cannot exceed your available balance.")).toBeTruthy();
@@ -32,7 +32,7 @@ test("a withdrawal above the available balance says so and sends nothing", async
 test("a zero or negative withdrawal asks for a valid positive amount", async () => {
   serveMe();
   renderClient(<WithdrawForm />, { me });
-  fill("Wallet address", "TWallet1");
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
   fill("Amount (USDT)", "0");
   submit();
   expect(await screen.findByText("Please enter a valid positive withdrawal amount.")).toBeTruthy();
@@ -53,7 +53,7 @@ test("a withdrawal needs a wallet address and at least 1 USDT", async () => {
 test("before the user is loaded the form says 'User data not loaded yet.'", async () => {
   const seen = serveFetch(() => json({}));
   renderClient(<WithdrawForm />, { me: null });
-  fill("Wallet address", "TWallet1");
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
   fill("Amount (USDT)", "10");
   submit();
   expect(await screen.findByText("User data not loaded yet.")).toBeTruthy();
@@ -81,11 +81,22 @@ test("a valid withdrawal posts the chosen network and shows the server's message
   const seen = serveMe();
   renderClient(<WithdrawForm />, { me });
   fireEvent.change(screen.getByLabelText("Withdrawal method"), { target: { value: "USDT BEP20" } });
-  fill("Wallet address", "0xabc");
+  fill("Wallet address", "0x52908400098527886E0F7030069857D2E4169EE7");
   fill("Amount (USDT)", "70");
   submit();
   expect(await screen.findByText("Withdrawal request submitted.")).toBeTruthy();
   const post = seen.find((r) => r.method === "POST")!;
-  expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0xabc", amount: "70.00" });
+  expect(await post.json()).toEqual({ accountType: "USDT BEP20", accountNumber: "0x52908400098527886E0F7030069857D2E4169EE7", amount: "70.00" });
   expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
+});
+
+test("an address of the other network is said beside the field, and nothing is sent", async () => {
+  const seen = serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fireEvent.change(screen.getByLabelText("Withdrawal method"), { target: { value: "USDT BEP20" } });
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
+  fill("Amount (USDT)", "70");
+  submit();
+  expect(await screen.findByText(/^A BEP20 \(BNB Smart Chain\) address starts with 0x/)).toBeTruthy();
+  expect(seen.some((r) => r.method === "POST")).toBe(false);
 });
