@@ -7,7 +7,7 @@ import { deleteUser } from "../../core/users";
 import { onPostgres } from "../../testing/db";
 import type { Answer, Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
-import { randomTxId, TRON_SENDER } from "../../testing/chainIds";
+import { randomBep20Address, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 
 /**
  * Races between requests. PGlite runs one transaction at a time, so these only mean something
@@ -104,7 +104,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
         h.call("POST", "/api/user/gift", { token: user.token, body: { amount: 10, recipientEmail: friend.email } }),
       );
       const withdrawals = [60, 30].map((amount) =>
-        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: `TRace${round}`, amount } }),
+        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: TRON_SENDER, amount } }),
       );
       const answers = await Promise.all([...withdrawals, ...gifts]);
       expectNoServerErrors(answers);
@@ -147,7 +147,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
     await h.fund(user.token, 100);
     const answers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT BEP20", accountNumber: `0xpar${i}`, amount: 30 } }),
+        h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT BEP20", accountNumber: randomBep20Address(), amount: 30 } }),
       ),
     );
     expectNoServerErrors(answers);

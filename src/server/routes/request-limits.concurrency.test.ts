@@ -6,6 +6,7 @@ import { deposits, withdrawals } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import type { Answer, Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { randomTronAddress } from "../../testing/chainIds";
 
 /**
  * The pending-request limits (docs/rules.md#limits) under racing requests. PGlite runs one
@@ -20,7 +21,7 @@ describe.skipIf(!onPostgres)("pending-request limits on Postgres", () => {
   const txHash = () => (crypto.randomUUID() + crypto.randomUUID()).replaceAll("-", "");
   const deposit = (token: string) => h.call("POST", "/api/user/deposit", { token, body: { address: SENDER, transactionId: txHash(), amount: 5 } });
   const withdraw = (token: string) =>
-    h.call("POST", "/api/user/withdraw", { token, body: { accountType: "USDT TRC20", accountNumber: `TOut-${crypto.randomUUID()}`, amount: 1 } });
+    h.call("POST", "/api/user/withdraw", { token, body: { accountType: "USDT TRC20", accountNumber: randomTronAddress(), amount: 1 } });
 
   async function pending(table: typeof deposits | typeof withdrawals, userId: string) {
     const t = table as typeof deposits;
