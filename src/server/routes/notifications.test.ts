@@ -1,10 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
+import { sign } from "hono/jwt";
 import { announced } from "../../core/liveEvents";
 import { EVENTS_CHANNEL, notify } from "../../core/notifications";
 import { rowsOf } from "../../db/client";
 import { onPostgres } from "../../testing/db";
-import type { Harness } from "../../testing/harness";
+import { type Harness, TEST_JWT_SECRET } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
 import { useMoneyHarness } from "../../testing/useHarness";
 import { CATCH_UP_MS } from "../events";
@@ -456,6 +457,23 @@ describe("GET /api/user/events", () => {
     } finally {
       a.close();
       b.close();
+    }
+  });
+
+  test("a stream ends when its token expires, and reconnecting with that token is refused", async () => {
+    const member = await h.signUp();
+    const now = Math.floor(Date.now() / 1000);
+    const shortLived = await sign({ sub: member.id, jti: crypto.randomUUID(), iat: now, exp: now + 2 }, TEST_JWT_SECRET, "HS256");
+    const stream = await openStream(shortLived);
+    try {
+      expect(stream.res.status).toBe(200);
+      await expect((async () => {
+        for (;;) await stream.next(4000);
+      })()).rejects.toThrow("stream ended");
+      expect(Date.now() / 1000).toBeGreaterThanOrEqual(now + 1);
+      expect((await h.app.request("/api/user/events", { headers: { "x-auth-token": shortLived } })).status).toBe(401);
+    } finally {
+      stream.close();
     }
   });
 

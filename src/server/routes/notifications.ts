@@ -157,9 +157,14 @@ export const notificationRoutes = new Hono<AppEnv>()
             catchUp,
           });
           const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+          // A stream lasts no longer than its token: it ends when the token expires, and
+          // reconnecting with that token is refused (401), as any request with it is.
+          const expires = c.get("claims")?.exp;
+          const expiry = expires === undefined ? undefined : setTimeout(close, Math.max(0, expires * 1000 - Date.now()));
           stop = () => {
             closed = true;
             clearInterval(heartbeat);
+            clearTimeout(expiry);
             unsubscribe();
           };
           send(`retry: 2000\nevent: ready\nid: ${resumeAfter}\ndata: {}\n\n`);
