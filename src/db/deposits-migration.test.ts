@@ -10,40 +10,53 @@ import { decideDeposit } from "../core/wallet";
 const ID = "9f2c4b1a7e0d3c5b8a6f4e2d1c0b9a8f7e6d5c4b3a29180716253443526170ab";
 const OTHER = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
-test("migration 0008 keeps old deposits readable: network TRC20, the canonical ID where the typed one was valid, one live request per transaction", async () => {
+/** A deposit as typed before IDs were checked: [id, typed text, status, minutes after the first]. */
+type TypedDeposit = [string, string, string, number];
+
+/**
+ * A database migrated up to just before 0008, with one member's `typed` deposits (of `cents`
+ * each), then migrated to the end.
+ */
+async function migratedWith(typed: TypedDeposit[], cents: number) {
   const database = await openDatabase({});
+  const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
+  expect(before).toBeGreaterThan(0);
+  await migrate(database, migrations.slice(0, before));
+  const { db } = database;
+  await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
+  for (const [id, text, status, minute] of typed) {
+    await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
+      VALUES (${id}, 'u1', ${cents}, 'TWallet', ${text}, ${status}, now() - make_interval(mins => ${60 - minute}))`);
+  }
+  await migrate(database);
+  return database;
+}
+
+test("migration 0008 keeps old deposits readable: network TRC20, the canonical ID where the typed one was valid, one live request per transaction", async () => {
+  // What members typed before IDs were checked: the same transaction spelled seven ways, and some text that is no ID.
+  const typed: TypedDeposit[] = [
+    ["d1", ID.toUpperCase(), "accepted", 5],
+    ["d2", `${ID}\u200b`, "pending", 6], // a zero-width space: no valid ID, kept as typed
+    ["d3", `0x${ID}`, "pending", 7], // the same transaction: a duplicate of d1, keeps no canonical ID
+    ["d4", `  ${ID}  `, "declined", 8], // declined: gets it, declined ones may repeat
+    ["d5", "tx-typed-by-hand", "pending", 9],
+    ["d6", `\uff10\uff58${OTHER.toUpperCase()}`, "pending", 10], // fullwidth 0x: folds into OTHER
+    ["d7", OTHER, "pending", 11], // later: a duplicate of d6
+  ];
+  const database = await migratedWith(typed, 100);
   try {
-    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
-    expect(before).toBeGreaterThan(0);
-    await migrate(database, migrations.slice(0, before));
     const { db } = database;
-    await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
-    // What members typed before IDs were checked: the same transaction spelled seven ways, and some text that is no ID.
-    const typed: [string, string, string, number][] = [
-      ["d1", ID.toUpperCase(), "accepted", 5],
-      ["d2", `${ID}\u200b`, "pending", 6], // a zero-width space: no valid ID, kept as typed
-      ["d3", `0x${ID}`, "pending", 7], // the same transaction: a duplicate of d1, keeps no canonical ID
-      ["d4", `  ${ID}  `, "declined", 8], // declined: gets it, declined ones may repeat
-      ["d5", "tx-typed-by-hand", "pending", 9],
-      ["d6", `\uff10\uff58${OTHER.toUpperCase()}`, "pending", 10], // fullwidth 0x: folds into OTHER
-      ["d7", OTHER, "pending", 11], // later: a duplicate of d6
-    ];
-    for (const [id, text, status, minute] of typed) {
-      await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
-        VALUES (${id}, 'u1', 100, 'TWallet', ${text}, ${status}, now() - make_interval(mins => ${60 - minute}))`);
-    }
-    await migrate(database);
     const rows = rowsOf<{ id: string; transaction_id: string; network: string; tx_hash: string | null }>(
       await db.execute(sql`SELECT id, transaction_id, network, tx_hash FROM deposits ORDER BY id`),
     );
     expect(rows.map((r) => [r.id, r.network, r.tx_hash])).toEqual([
-      ["d1", "TRC20", ID],
-      ["d2", "TRC20", null],
-      ["d3", "TRC20", null],
-      ["d4", "TRC20", ID],
-      ["d5", "TRC20", null],
-      ["d6", "TRC20", OTHER],
-      ["d7", "TRC20", null],
+    ["d1", "TRC20", ID],
+    ["d2", "TRC20", null],
+    ["d3", "TRC20", null],
+    ["d4", "TRC20", ID],
+    ["d5", "TRC20", null],
+    ["d6", "TRC20", OTHER],
+    ["d7", "TRC20", null],
     ]);
     // The typed text is kept as it was.
     expect(rows.map((r) => r.transaction_id)).toEqual(typed.map(([, text]) => text));
@@ -59,25 +72,17 @@ test("migration 0008 keeps old deposits readable: network TRC20, the canonical I
 });
 
 test("an old request without a canonical ID is accepted only while no other live request holds the transaction its text names, and takes that ID", async () => {
-  const database = await openDatabase({});
+  const typed: TypedDeposit[] = [
+    ["d1", ID.toUpperCase(), "accepted", 1],
+    ["d2", `${ID}\u200b`, "pending", 2], // the same transaction behind an invisible character
+    ["d3", `0x${ID}`, "pending", 3], // and behind 0x
+    ["d5", "tx-typed-by-hand", "pending", 4],
+    ["d6", OTHER.toUpperCase(), "pending", 5],
+    ["d7", `0x${OTHER}`, "pending", 6],
+  ];
+  const database = await migratedWith(typed, 10_000);
   try {
-    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
-    await migrate(database, migrations.slice(0, before));
     const { db } = database;
-    await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
-    const typed: [string, string, string, number][] = [
-      ["d1", ID.toUpperCase(), "accepted", 1],
-      ["d2", `${ID}\u200b`, "pending", 2], // the same transaction behind an invisible character
-      ["d3", `0x${ID}`, "pending", 3], // and behind 0x
-      ["d5", "tx-typed-by-hand", "pending", 4],
-      ["d6", OTHER.toUpperCase(), "pending", 5],
-      ["d7", `0x${OTHER}`, "pending", 6],
-    ];
-    for (const [id, text, status, minute] of typed) {
-      await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, created_at)
-        VALUES (${id}, 'u1', 10000, 'TWallet', ${text}, ${status}, now() - make_interval(mins => ${60 - minute}))`);
-    }
-    await migrate(database);
     await inTransaction(db, async (tx) => {
       for (const [id, kind] of [["external", "external"], ["system", "system"], ["u1", "user"]] as const) await createAccount(tx, id, kind);
     });
@@ -96,12 +101,12 @@ test("an old request without a canonical ID is accepted only while no other live
     // Text that names no transaction is the admin's to judge.
     await decide("d5", "accepted");
     expect(await state()).toEqual([
-      ["d1", "accepted", ID],
-      ["d2", "pending", null],
-      ["d3", "pending", null],
-      ["d5", "accepted", null],
-      ["d6", "declined", OTHER],
-      ["d7", "accepted", OTHER],
+    ["d1", "accepted", ID],
+    ["d2", "pending", null],
+    ["d3", "pending", null],
+    ["d5", "accepted", null],
+    ["d6", "declined", OTHER],
+    ["d7", "accepted", OTHER],
     ]);
     expect(await credited()).toEqual(["d7", "d5"]);
     // Declining a look-alike still works: it takes nothing.
