@@ -53,8 +53,9 @@ const env = {
   JWT_SECRET: `chaos-${crypto.randomUUID()}`,
   ADMIN_EMAIL: "admin@chaos.test",
   ADMIN_PASSWORD: "chaos-admin-password",
-  // Every client signs up from this machine's address.
+  // Every client signs up, and in, from this machine's address.
   SIGNUP_LIMIT: "0",
+  LOGIN_CHECKS_PER_SOURCE: "0",
   // Processes per server (src/server/cluster.ts): the same checks hold with every core in use.
   WORKERS: values.workers!,
 };

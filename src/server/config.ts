@@ -31,6 +31,8 @@ export interface Config {
   /** Password hashes and checks running at once, and waiting beyond those, before `busy`. */
   hashConcurrency: number;
   hashQueue: number;
+  /** Logins checked at once from one source address in this process, before `busy`; 0: no cap. */
+  loginChecksPerSource: number;
   /** Deposits verified on chain, per network (./chainConfig.ts). */
   chain: ChainSettings;
 }
@@ -47,6 +49,7 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["CORS_ORIGINS", "comma-separated origins allowed to call /api from other sites", "(same origin only)"],
   ["TRUST_PROXY", "1: the caller's address is the first X-Forwarded-For hop (set it only behind a proxy that sets that header)", "0 (the socket's address)"],
   ["SIGNUP_LIMIT", "sign-ups per source address per hour; 0 turns the limit off", "20"],
+  ["LOGIN_CHECKS_PER_SOURCE", "logins checked at once from one source address (per server process), then 429 busy; 0 turns the cap off", "2"],
   ["ADMIN_REQUIRE_2FA", "1: admins must turn on two-factor authentication before anything else", "0"],
   ["ADMIN_GIFT_MAX", "largest single gift an admin may send from system funds, in USDT (0.01 to 1,000,000)", formatAmount(ADMIN_GIFT_MAX_DEFAULT)],
   ...CHAIN_CONFIG_HELP,
@@ -102,6 +105,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // queue behind them keeps a burst from making every sign-in wait.
     hashConcurrency: 2 * availableParallelism(),
     hashQueue: 32 * 2 * availableParallelism(),
+    // One address cannot fill that queue for everyone: a person signs in once at a time.
+    loginChecksPerSource: wholeNumber("LOGIN_CHECKS_PER_SOURCE", env.LOGIN_CHECKS_PER_SOURCE, 2),
     chain,
   };
 }

@@ -32,13 +32,14 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
 
 /**
  * What createApp needs, as every test app has it: cheap hashing, TEST_JWT_SECRET, default config
- * except the sign-up limit, which is off (suites sign many members up from one address; the
- * test of the limit turns it on).
+ * except the sign-up limit and the cap on logins checked at once per address, which are off
+ * (suites sign many members up and in at once, all from one address; the tests of each turn it
+ * on).
  */
 export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"]; hasher?: Deps["hasher"] } = {}): Deps {
   return {
     db,
-    config: { ...loadConfig({}), signupLimit: 0, ...overrides.config },
+    config: { ...loadConfig({}), signupLimit: 0, loginChecksPerSource: 0, ...overrides.config },
     hasher: overrides.hasher ?? testHasher,
     jwtSecret: TEST_JWT_SECRET,
     log: overrides.log ?? (() => {}),

@@ -272,6 +272,30 @@ describe("password hashing runs with bounded concurrency", () => {
     );
   });
 
+  test("one address gets two login checks at once: the next is 'busy' at once, is no failure, and other addresses go on", async () => {
+    const gated = gatedHasher();
+    await withHarness(
+      async (own) => {
+        gated.hold();
+        const from = (address: string) => ({ body: { email: ADMIN.email, password: ADMIN.password }, headers: { "x-forwarded-for": address } });
+        const flooding = [0, 1].map(() => own.call("POST", "/api/auth/login", from("203.0.113.90")));
+        await Bun.sleep(50);
+        const third = await own.call("POST", "/api/auth/login", from("203.0.113.90"));
+        expect(third).toMatchObject({ status: 429, body: { code: "busy", msg: "The server is busy. Please try again in a moment." } });
+        expect(third.headers.get("retry-after")).toBe("1");
+        // Another address is checked meanwhile.
+        const other = own.call("POST", "/api/auth/login", from("198.51.100.90"));
+        gated.release();
+        expect((await Promise.all([...flooding, other])).map((r) => r.status)).toEqual([200, 200, 200]);
+        expect(await own.db.select({ n: count() }).from(loginFailures)).toEqual([{ n: 0 }]);
+        // Its turns are given back: the address is checked again.
+        expect((await own.call("POST", "/api/auth/login", from("203.0.113.90"))).status).toBe(200);
+      },
+      { config: { trustProxy: true, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
+    );
+    expect(loadConfig({}).loginChecksPerSource).toBe(2);
+  });
+
   test("the server's hasher is bounded by default (2 x CPUs at once, a bounded queue)", async () => {
     const config = loadConfig({});
     expect(config.hashConcurrency).toBeGreaterThanOrEqual(2);

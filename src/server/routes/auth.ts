@@ -9,6 +9,7 @@ import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
+import { refuse } from "../../core/errors";
 import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
 import { trustDevice, trustedDeviceUser } from "../deviceTrust";
@@ -39,6 +40,29 @@ function encodedMember(found: SignedInMember): string {
   return text;
 }
 
+/**
+ * Logins being checked, per source address, in this process. The password hasher is bounded
+ * (src/core/sessions.ts `boundedHasher`: a few at once, a bounded queue, then `busy` for
+ * everyone), so one address sending logins as fast as it can, for made-up emails say, would keep
+ * everyone else's answer at `busy`. Past `loginChecksPerSource` at once, an address's next login
+ * is refused `busy` at once, before any hashing, and is no failure; other addresses go on. Like
+ * the hasher's bound, it counts this process's own work, so it lives in its memory.
+ */
+const checking = new Map<string, number>();
+
+async function oneOfFewFrom<T>(source: string, max: number, work: () => Promise<T>): Promise<T> {
+  const running = checking.get(source) ?? 0;
+  if (max > 0 && running >= max) return refuse("busy", undefined, 1);
+  checking.set(source, running + 1);
+  try {
+    return await work();
+  } finally {
+    const left = (checking.get(source) ?? 1) - 1;
+    if (left > 0) checking.set(source, left);
+    else checking.delete(source);
+  }
+}
+
 /** A session token for `userId`, of the user's current session generation. */
 async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
   const { db, jwtSecret } = c.get("deps");
@@ -55,9 +79,11 @@ async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
  */
 export const authRoutes = new Hono<AppEnv>()
   .post(API.login.path, validate("json", API.login.body), async (c) => {
-    const { db, hasher } = c.get("deps");
+    const { db, hasher, config } = c.get("deps");
     const { email, password } = c.req.valid("json");
-    const userId = await login(db, hasher, email, password, sourceAddress(c), await trustedDeviceUser(c));
+    const source = sourceAddress(c);
+    const trusted = await trustedDeviceUser(c);
+    const userId = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, trusted));
     const ticket = await startLogin(db, userId);
     if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
     await trustDevice(c, userId);
