@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { TEST_DATABASE_URL } from "../testing/db";
-import { workerCount } from "./cluster";
+import { WORKER_ENV, workerCount } from "./cluster";
 
 const ROOT = join(import.meta.dir, "../..");
 
@@ -40,6 +40,23 @@ async function until(check: () => boolean | Promise<boolean>, ms = 15_000) {
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups) await cleanup();
+});
+
+test("a worker still starting when its supervisor goes ends too, instead of living on alone", async () => {
+  // A database that takes the connection and never answers: the worker waits in its start-up.
+  const silent = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const env = { ...process.env, [WORKER_ENV]: "1", WORKERS: "2", PORT: "0", DATABASE_URL: `postgres://nobody@127.0.0.1:${silent.port}/nowhere` };
+  const worker = Bun.spawn(["bun", "src/server/index.ts"], { cwd: ROOT, env, stdin: "pipe", stdout: "ignore", stderr: "ignore" });
+  try {
+    await Bun.sleep(1500);
+    expect(worker.exitCode).toBeNull();
+    // The supervisor is gone: its end of the worker's stdin closes.
+    await worker.stdin.end();
+    await until(() => worker.exitCode !== null, 5_000);
+  } finally {
+    if (worker.exitCode === null) worker.kill("SIGKILL");
+    silent.stop(true);
+  }
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)", () => {

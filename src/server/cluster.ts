@@ -27,13 +27,19 @@ export function workerCount(env: Record<string, string | undefined>, databaseUrl
 /** Whether this process is a worker started by the supervisor. */
 export const isWorker = (env: Record<string, string | undefined> = process.env) => env[WORKER_ENV] !== undefined;
 
-/**
- * In a worker, once listening: tells the supervisor the port (it may have been 0), and makes this
- * process end with its supervisor, however that one ends (SIGKILL included): the worker's stdin
- * is a pipe from the supervisor, and reads its end when the supervisor is gone.
- */
+/** In a worker, once listening: tells the supervisor the port (it may have been 0). */
 export function workerReady(port: number): void {
   process.send?.({ listening: port });
+}
+
+/**
+ * In a worker, from its first moment: makes this process end with its supervisor, however that
+ * one ends (SIGKILL included) and whatever the worker is doing then, starting or serving: the
+ * worker's stdin is a pipe from the supervisor, and reads its end when the supervisor is gone.
+ * (Watched only once listening, a worker the supervisor had just started again when it was
+ * killed outlived it, still trying to reach its database.)
+ */
+export function endWithSupervisor(): void {
   void (async () => {
     try {
       for await (const _ of Bun.stdin.stream()) {

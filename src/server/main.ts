@@ -3,7 +3,7 @@ import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
 import { chainSummary, startChainWatcher } from "./chainWatcher";
 import { firstAdminBanner } from "./banner";
-import { collectWhenIdle, isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
+import { collectWhenIdle, endWithSupervisor, isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
 import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
 import { prepare } from "./start";
@@ -38,6 +38,7 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
 
   const workers = workerCount(process.env, config.databaseUrl);
   if (workers > 1 && !isWorker()) return supervise(config, workers);
+  if (isWorker()) endWithSupervisor();
 
   const { deps, database, createdAdmin } = await prepare(config);
   const watcher = startChainWatcher(deps);
