@@ -6,6 +6,7 @@ import { migrations } from "./migrations.gen";
 import { createAccount } from "../core/ledger";
 import { inTransaction } from "../core/tx";
 import { decideDeposit } from "../core/wallet";
+import { expectLedgerInvariants } from "../testing/invariants";
 
 const ID = "9f2c4b1a7e0d3c5b8a6f4e2d1c0b9a8f7e6d5c4b3a29180716253443526170ab";
 const OTHER = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
@@ -112,6 +113,8 @@ test("an old request without a canonical ID is accepted only while no other live
     // Declining a look-alike still works: it takes nothing.
     await decide("d2", "declined");
     expect((await state())[1]).toEqual(["d2", "declined", null]);
+    // Every cent accounted for: the ledger sums to zero and each balance is its transfers.
+    await expectLedgerInvariants(db);
   } finally {
     await database.close();
   }
