@@ -12,7 +12,7 @@ import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
 import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared } from "./prepared";
 import { sendWithCommit } from "./tx";
-import { lockSender } from "./wallet";
+import { lockCaller } from "./users";
 import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
@@ -322,7 +322,7 @@ export async function unfreezeLevel(
   level: number,
 ): Promise<{ payee: string; amount: Cents; missed: MissedRecord[] }> {
   // The member's row shared first: a deletion in progress is waited for, then refused.
-  await lockSender(tx, userId);
+  await lockCaller(tx, userId);
   // The level's price, and the user's own level row locked (their first user_levels lock).
   const [own] = await runPrepared<{ cost: string; status: OwnedLevelStatus | null }>(
     tx,

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, ilike, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Db, Tx } from "../db/client";
 import { accounts, teamCounts, users } from "../db/schema";
@@ -325,4 +325,22 @@ export async function listUsers(db: Db, { page, limit, search }: { page: number;
   return { users: rows, totalPages: pageCount(total?.n ?? 0, limit) };
 }
 
+/** Shares the users row `where` names, when that user is not deleted (lock order step 2); answers it, or undefined. */
+export async function lockActiveUser(tx: Tx, where: SQL | undefined) {
+  const [row] = await tx
+    .select({ id: users.id, role: users.role })
+    .from(users)
+    .where(and(where, isNull(users.deletedAt)))
+    .for("share");
+  return row;
+}
 
+/**
+ * The token was checked before this transaction began; a deletion may have committed since, or
+ * be about to. Sharing the caller's users row (lock order step 2) waits for it and then refuses,
+ * like the token check would. Every money call of a member takes it (the purchase in its first
+ * statement).
+ */
+export async function lockCaller(tx: Tx, userId: string): Promise<void> {
+  if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("bad_token");
+}

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
@@ -9,6 +9,7 @@ import { refuse } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
+import { lockActiveUser, lockCaller } from "./users";
 import { nameOf, notify, notifyAdminsOfRequest, signalPending, texts } from "./notifications";
 import { readAddress } from "./chain/addresses";
 import { adoptTypedTxHash, depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
@@ -44,7 +45,7 @@ export async function requestDeposit(
   // The transaction ID in canonical form, the address checked (src/core/chain/requests.ts).
   const row = depositRow(input, options.checkOnChain ?? false);
   // The member's row first (a deletion in progress is waited for, then refused), then the account.
-  await lockSender(tx, userId);
+  await lockCaller(tx, userId);
   await lockAccounts(tx, [userId]);
   if ((await pendingOf(tx, deposits, userId)) >= MAX_PENDING_DEPOSITS) return refuse("too_many_pending_deposits");
   if (await liveDepositClash(tx, row)) return refuse("duplicate_transaction");
@@ -68,7 +69,7 @@ export async function requestWithdrawal(
   // The wallet address checked in full, checksum included, against the chosen network's.
   const address = readAddress(networkOfMethod(input.accountType), input.accountNumber);
   if ("problem" in address) return refuse("validation", address.problem);
-  await lockSender(tx, userId);
+  await lockCaller(tx, userId);
   // The hold's conditional update locks the account row: the pending count below is taken under it.
   await hold(tx, userId, input.amount, "exceeds_available");
   if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
@@ -138,27 +139,8 @@ export async function decideWithdrawal(
   return { ...request, fee };
 }
 
-async function lockActiveUser(tx: Tx, where: SQL | undefined) {
-  const [row] = await tx
-    .select({ id: users.id, role: users.role })
-    .from(users)
-    .where(and(where, isNull(users.deletedAt)))
-    .for("share");
-  return row;
-}
-
-/**
- * The token was checked before this transaction began; a deletion may have committed since, or
- * be about to. Sharing the caller's users row (lock order step 2) waits for it and then refuses,
- * like the token check would. Every money call of a member takes it (the purchase in its first
- * statement).
- */
-export async function lockSender(tx: Tx, userId: string): Promise<void> {
-  if (!(await lockActiveUser(tx, eq(users.id, userId)))) refuse("bad_token");
-}
-
 export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail: string; amount: Cents }): Promise<void> {
-  await lockSender(tx, senderId);
+  await lockCaller(tx, senderId);
   const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail)));
   if (!recipient) return refuse("recipient_not_found");
   if (recipient.id === senderId) return refuse("gift_to_self");
