@@ -1,5 +1,5 @@
 import { and, asc, eq, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
-import type { Db } from "../db/client";
+import type { Db, Tx } from "../db/client";
 import { loginFailures, loginTickets, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
 import { signalStreamsClosed } from "./notifications";
 import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_PAIR_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
@@ -195,19 +195,65 @@ export async function recordLoginFailure(db: Db, email: string, source: string):
 }
 
 /**
+ * A device trusted for a user (src/server/deviceTrust.ts): the user's id and the session
+ * generation they were in when it signed in. It stands only while the user is still in that
+ * generation: an admin password reset (`revokeAllTokens`) un-trusts every browser of before.
+ */
+export interface TrustedDevice {
+  userId: string;
+  generation: string;
+}
+
+/** Whether `device` is trusted for `user` now: the same user, still in the generation it signed in to. */
+const trustedFor = (user: { id: string; sessionGeneration: string | null } | undefined, device: TrustedDevice | undefined) =>
+  user !== undefined && device !== undefined && user.id === device.userId && (user.sessionGeneration ?? "") === device.generation;
+
+/**
+ * Seconds an attempt at `email` (normalized) from `source` must still wait, from the failures
+ * of the window (`pairDelaySeconds`, `emailDelaySeconds`); 0 when it may go. A trusted device
+ * meets only its pair's delays. Read under the lock on the user's row that every attempt takes,
+ * so that parallel attempts count each other. Time is the database's.
+ */
+async function loginWait(tx: Tx, email: string, source: string, trusted: boolean): Promise<number> {
+  const [recent] = await tx
+    .select({
+      pair: sql<number>`count(*) FILTER (WHERE ${loginFailures.source} = ${source})`.mapWith(Number),
+      // clock_timestamp(), not now(): a transaction that waited for the lock started before
+      // the failure it now sees was recorded.
+      pairSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt}) FILTER (WHERE ${loginFailures.source} = ${source})), 0)`.mapWith(Number),
+      all: sql<number>`count(*)`.mapWith(Number),
+      allSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
+    })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.email, email), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
+  const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
+  return Math.max(
+    waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0),
+    trusted ? 0 : waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
+  );
+}
+
+/** Refuses an attempt that must still wait `seconds`, with "throttled" and the seconds to wait. */
+export function refuseThrottledLogin(seconds: number): never {
+  const wait = Math.ceil(seconds);
+  return refuse("throttled", MSG.tooManyLogins(minutesOf(wait)), wait);
+}
+
+/**
  * Checks an email and password, coming from `source` (the caller's address). Failures slow
  * down, with growing delays, the pair (email, source) they came from, so somebody guessing from
  * one address never keeps the owner out from another; all failures of the email together,
  * from however many addresses, slow down every attempt at it, but never by more than a few
  * minutes (`pairDelaySeconds`, `emailDelaySeconds`). A throttled attempt is refused with
  * "throttled" and the seconds to wait, before the password is looked at. An attempt from a device
- * trusted for the email's user (`trustedUserId`: it signed in to that account before,
- * src/server/deviceTrust.ts) meets only its pair's delays, so that failures made elsewhere never
- * keep the owner out of a browser they used before.
+ * trusted for the email's user (`device`: it signed in to that account before, in the user's
+ * current session generation, src/server/deviceTrust.ts) meets only its pair's delays, so that
+ * failures made elsewhere never keep the owner out of a browser they used before.
  *
  * The attempt is recorded as a failure before the password is checked (and forgotten if it
  * succeeds), under a lock on the user's row: parallel guesses then count each other, instead of
- * all passing the check while none has failed yet. Time is the database's.
+ * all passing the check while none has failed yet. The second factor's codes count as attempts
+ * of the same kind (`finishLogin`, src/core/twoFactor.ts).
  */
 export async function login(
   db: Db,
@@ -215,41 +261,21 @@ export async function login(
   email: string,
   password: string,
   source: string = UNKNOWN_SOURCE,
-  trustedUserId?: string,
+  device?: TrustedDevice,
 ): Promise<string> {
   const key = normalizeEmail(email);
-  const window = secondsInterval(LOGIN_WINDOW_MINUTES * 60);
   const claim = await inTransaction(db, async (tx) => {
     const [user] = await tx
-      .select({ id: users.id, passwordHash: users.passwordHash })
+      .select({ id: users.id, passwordHash: users.passwordHash, sessionGeneration: users.sessionGeneration })
       .from(users)
       .where(and(eq(sql`lower(${users.email})`, key), sql`${users.deletedAt} IS NULL`))
       .for("no key update");
-    const [recent] = await tx
-      .select({
-        pair: sql<number>`count(*) FILTER (WHERE ${loginFailures.source} = ${source})`.mapWith(Number),
-        // clock_timestamp(), not now(): a transaction that waited for the lock started before
-        // the failure it now sees was recorded.
-        pairSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt}) FILTER (WHERE ${loginFailures.source} = ${source})), 0)`.mapWith(Number),
-        all: sql<number>`count(*)`.mapWith(Number),
-        allSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
-      })
-      .from(loginFailures)
-      .where(and(eq(loginFailures.email, key), sql`${loginFailures.createdAt} > now() - ${window}`));
-    const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
-    const trusted = user !== undefined && user.id === trustedUserId;
-    const wait = Math.max(
-      waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0),
-      trusted ? 0 : waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
-    );
+    const wait = await loginWait(tx, key, source, trustedFor(user, device));
     if (wait > 0) return { wait };
     const [attempt] = await tx.insert(loginFailures).values({ email: key, source }).returning({ id: loginFailures.id });
     return { user, attemptId: attempt!.id };
   });
-  if (claim.wait !== undefined) {
-    const seconds = Math.ceil(claim.wait);
-    return refuse("throttled", MSG.tooManyLogins(minutesOf(seconds)), seconds);
-  }
+  if (claim.wait !== undefined) return refuseThrottledLogin(claim.wait);
   const { user, attemptId } = claim;
   let ok: boolean;
   try {
@@ -261,11 +287,27 @@ export async function login(
     throw error;
   }
   if (!user || !ok) {
-    await db.delete(loginFailures).where(sql`${loginFailures.createdAt} < now() - ${window}`);
+    await db.delete(loginFailures).where(sql`${loginFailures.createdAt} < now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`);
     return refuse("invalid_credentials");
   }
   await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
   return user.id;
+}
+
+/**
+ * The second step's counterpart of `login`'s throttle, inside the transaction that checks a
+ * code: locks the user's row as `login` does (so that parallel codes and passwords count each
+ * other), then answers the seconds the attempt must still wait (0: the code may be checked). A
+ * wrong code is then recorded with `recordLoginFailure` in the same transaction.
+ */
+export async function secondStepWait(tx: Tx, userId: string, source: string, device?: TrustedDevice): Promise<number> {
+  const [user] = await tx
+    .select({ id: users.id, email: users.email, sessionGeneration: users.sessionGeneration })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for("no key update");
+  if (!user) return 0;
+  return loginWait(tx, normalizeEmail(user.email), source, trustedFor(user, device));
 }
 
 /** A random password: 16 characters of base64url (96 bits). */

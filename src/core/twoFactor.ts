@@ -3,7 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Db, Tx } from "../db/client";
 import { loginTickets, recoveryCodes, twoFactor, users } from "../db/schema";
 import { refuse } from "./errors";
-import { recordLoginFailure } from "./sessions";
+import { recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
 import { addHit, minutesOf, recentHits, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { MSG } from "../shared/messages";
@@ -90,12 +90,18 @@ async function useCode(tx: Tx | Db, userId: string, secret: string, code: string
   return used.length > 0;
 }
 
-/** Refuses with "throttled" when the member typed too many wrong codes lately. */
-async function guardCodeAttempts(db: Db, userId: string): Promise<void> {
-  if ((await recentHits(db, CODE_BUCKET, userId, CODE_WINDOW_SECONDS)) >= CODE_MAX_FAILURES) {
-    refuse("throttled", MSG.tooManyLogins(minutesOf(CODE_WINDOW_SECONDS)), CODE_WINDOW_SECONDS);
-  }
+/**
+ * Whether the member typed too many wrong codes lately (to turn the second factor on or off).
+ * Asked inside the transaction that checks the code, after its lock on the member's
+ * `two_factor` row, and each wrong code is recorded in that transaction: parallel attempts wait
+ * for each other and count each other, so no more than CODE_MAX_FAILURES are ever checked.
+ */
+async function tooManyCodes(tx: Tx, userId: string): Promise<boolean> {
+  return (await recentHits(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS)) >= CODE_MAX_FAILURES;
 }
+
+/** The refusal of a code attempt past the limit (`tooManyCodes`). */
+const refuseCodeAttempt = (): never => refuse("throttled", MSG.tooManyLogins(minutesOf(CODE_WINDOW_SECONDS)), CODE_WINDOW_SECONDS);
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -132,13 +138,16 @@ export async function beginSetup(db: Db, userId: string): Promise<{ secret: stri
  * (only their hashes are kept: this is the one time they are seen).
  */
 export async function enable(db: Db, userId: string, code: string): Promise<string[]> {
-  await guardCodeAttempts(db, userId);
   const outcome = await inTransaction(db, async (tx) => {
     const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
     if (row?.secret) return "two_factor_already_enabled" as const;
     if (!row?.pendingSecret) return "two_factor_not_set_up" as const;
+    if (await tooManyCodes(tx, userId)) return "throttled" as const;
     const step = stepOf(row.pendingSecret, code.trim());
-    if (step === null) return "two_factor_invalid" as const;
+    if (step === null) {
+      await addHit(tx, CODE_BUCKET, userId);
+      return "two_factor_invalid" as const;
+    }
     await tx
       .update(twoFactor)
       .set({ secret: row.pendingSecret, pendingSecret: null, enabledAt: new Date(), lastStep: step })
@@ -148,26 +157,27 @@ export async function enable(db: Db, userId: string, code: string): Promise<stri
     await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: recoveryHash(userId, c) })));
     return codes;
   });
-  if (typeof outcome === "string") {
-    if (outcome === "two_factor_invalid") await addHit(db, CODE_BUCKET, userId);
-    return refuse(outcome);
-  }
+  if (outcome === "throttled") return refuseCodeAttempt();
+  if (typeof outcome === "string") return refuse(outcome);
   return outcome;
 }
 
 /** Turns the second factor off, given a good code (TOTP or recovery); the recovery codes go too. */
 export async function disable(db: Db, userId: string, code: string): Promise<void> {
-  await guardCodeAttempts(db, userId);
   const outcome = await inTransaction(db, async (tx) => {
     const [row] = await tx.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
     if (!row?.secret) return "two_factor_not_enabled" as const;
-    if (!(await useCode(tx, userId, row.secret, code.trim()))) return "two_factor_invalid" as const;
+    if (await tooManyCodes(tx, userId)) return "throttled" as const;
+    if (!(await useCode(tx, userId, row.secret, code.trim()))) {
+      await addHit(tx, CODE_BUCKET, userId);
+      return "two_factor_invalid" as const;
+    }
     await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     return "done" as const;
   });
   if (outcome === "done") return;
-  if (outcome === "two_factor_invalid") await addHit(db, CODE_BUCKET, userId);
+  if (outcome === "throttled") return refuseCodeAttempt();
   refuse(outcome);
 }
 
@@ -190,13 +200,23 @@ export async function startLogin(db: Db, userId: string): Promise<string | null>
 }
 
 /**
- * The second step of a login: the ticket `startLogin` gave and a code. Answers the user's id
- * (the caller makes the token), or refuses: "login_ticket_invalid" for a ticket that is
- * unknown, expired, used or spent, "two_factor_invalid" for a wrong, replayed or used code.
+ * The second step of a login: the ticket `startLogin` gave and a code, from `source` (and, when
+ * the caller's device is trusted, `device`). Answers the user's id (the caller makes the token),
+ * or refuses: "login_ticket_invalid" for a ticket that is unknown, expired, used or spent,
+ * "two_factor_invalid" for a wrong, replayed or used code, "throttled" when the attempts at the
+ * user's email must wait (each wrong code is a failed login of the pair, with the password's
+ * delays: `secondStepWait`), before the code is looked at. So tickets taken in advance buy no
+ * guesses beyond the delays.
  */
-export async function finishLogin(db: Db, ticket: string, code: string, source: string): Promise<string> {
-  type Outcome = { userId: string } | { refused: "login_ticket_invalid" | "two_factor_invalid" };
+export async function finishLogin(db: Db, ticket: string, code: string, source: string, device?: TrustedDevice): Promise<string> {
+  type Outcome = { userId: string } | { refused: "login_ticket_invalid" | "two_factor_invalid" } | { wait: number };
+  const id = sha256(ticket);
   const outcome = await inTransaction(db, async (tx): Promise<Outcome> => {
+    const [owner] = await tx.select({ userId: loginTickets.userId }).from(loginTickets).where(eq(loginTickets.id, id));
+    if (!owner) return { refused: "login_ticket_invalid" };
+    // The user's row first (the lock order of login and revokeAllTokens), then the ticket's.
+    const wait = await secondStepWait(tx, owner.userId, source, device);
+    if (wait > 0) return { wait };
     const [row] = await tx
       .select({
         userId: loginTickets.userId,
@@ -209,21 +229,22 @@ export async function finishLogin(db: Db, ticket: string, code: string, source: 
       .from(loginTickets)
       .innerJoin(users, eq(users.id, loginTickets.userId))
       .leftJoin(twoFactor, eq(twoFactor.userId, loginTickets.userId))
-      .where(eq(loginTickets.id, sha256(ticket)))
+      .where(eq(loginTickets.id, id))
       .for("update", { of: loginTickets });
     if (!row || !row.live || row.deleted || !row.secret) return { refused: "login_ticket_invalid" };
     if (await useCode(tx, row.userId, row.secret, code.trim())) {
-      await tx.update(loginTickets).set({ usedAt: new Date() }).where(eq(loginTickets.id, sha256(ticket)));
+      await tx.update(loginTickets).set({ usedAt: new Date() }).where(eq(loginTickets.id, id));
       return { userId: row.userId };
     }
     const failures = row.failures + 1;
     await tx
       .update(loginTickets)
       .set({ failures, ...(failures >= TICKET_MAX_FAILURES ? { usedAt: new Date() } : {}) })
-      .where(eq(loginTickets.id, sha256(ticket)));
+      .where(eq(loginTickets.id, id));
     await recordLoginFailure(tx, row.email, source);
     return { refused: "two_factor_invalid" };
   });
+  if ("wait" in outcome) return refuseThrottledLogin(outcome.wait);
   if ("refused" in outcome) return refuse(outcome.refused);
   return outcome.userId;
 }

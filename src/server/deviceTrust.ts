@@ -1,6 +1,7 @@
 import type { Context } from "hono";
 import { getSignedCookie, setSignedCookie } from "hono/cookie";
 import { DEVICE_TRUST_DAYS } from "../shared/constants";
+import type { TrustedDevice } from "../core/sessions";
 import type { AppEnv } from "./env";
 
 /**
@@ -12,8 +13,10 @@ import type { AppEnv } from "./env";
  * gets in from a browser they used before, and a guesser, who has no such cookie, is slowed as
  * before. Attempts with the cookie still meet the delays of their own (email, address) pair.
  *
- * The cookie holds no credential: the user's id and an expiry (DEVICE_TRUST_DAYS), signed with a
- * key of its own derived from the JWT secret. HttpOnly, SameSite=Strict, sent only to /api/auth
+ * The cookie holds no credential: the user's id, their session generation at the time and an
+ * expiry (DEVICE_TRUST_DAYS), signed with a key of its own derived from the JWT secret. Trust
+ * ends with the generation: after an admin password reset (which signs the admin out everywhere)
+ * no browser of before is trusted until it signs in again. HttpOnly, SameSite=Strict, sent only to /api/auth
  * (where the logins are); Secure when the request came over https. A browser keeps one: the last
  * account it signed in to.
  */
@@ -23,18 +26,20 @@ const MAX_AGE_SECONDS = DEVICE_TRUST_DAYS * 24 * 60 * 60;
 
 const keyOf = (jwtSecret: string) => new Bun.CryptoHasher("sha256").update(`trusted-device:${jwtSecret}`).digest("hex");
 
-/** The user id the caller's device is trusted for, from its cookie when that is good and unexpired; else undefined. */
-export async function trustedDeviceUser(c: Context<AppEnv>): Promise<string | undefined> {
+/** The device the caller's cookie says is trusted, when the cookie is good and unexpired; else undefined. */
+export async function trustedDevice(c: Context<AppEnv>): Promise<TrustedDevice | undefined> {
   const value = await getSignedCookie(c, keyOf(c.get("deps").jwtSecret), COOKIE);
   if (!value) return undefined;
-  const [userId, expires] = value.split(":");
-  return userId && Number(expires) > Date.now() / 1000 ? userId : undefined;
+  // userId:expires:generation (the generation is empty while the user has none; cookies of
+  // before it was added have no third part, and stand for a user who has none).
+  const [userId, expires, generation = ""] = value.split(":");
+  return userId && Number(expires) > Date.now() / 1000 ? { userId, generation } : undefined;
 }
 
-/** Trusts the caller's device for `userId`'s logins: called when a login has succeeded in full. */
-export async function trustDevice(c: Context<AppEnv>, userId: string): Promise<void> {
+/** Trusts the caller's device for `userId`'s logins in the session `generation`: called when a login has succeeded in full. */
+export async function trustDevice(c: Context<AppEnv>, userId: string, generation: string | undefined): Promise<void> {
   const expires = Math.floor(Date.now() / 1000) + MAX_AGE_SECONDS;
-  await setSignedCookie(c, COOKIE, `${userId}:${expires}`, keyOf(c.get("deps").jwtSecret), {
+  await setSignedCookie(c, COOKIE, `${userId}:${expires}:${generation ?? ""}`, keyOf(c.get("deps").jwtSecret), {
     path: PATH,
     httpOnly: true,
     sameSite: "Strict",

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq, sql } from "drizzle-orm";
 import { loginFailures } from "../../db/schema";
-import { argon2Hasher, boundedHasher, emailDelaySeconds, pairDelaySeconds, type PasswordHasher } from "../../core/sessions";
+import { argon2Hasher, boundedHasher, emailDelaySeconds, pairDelaySeconds, type PasswordHasher, resetAdminPassword } from "../../core/sessions";
 import { LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_WINDOW_MINUTES } from "../../shared/constants";
 import { ADMIN, testHasher } from "../../testing/db";
 import { withHarness, type Harness } from "../../testing/harness";
@@ -116,6 +116,26 @@ describe("login: failures slow down the pair (email, source), not the email for 
     // Its own pair's delays still apply: five wrong passwords from the trusted browser, then it waits too.
     for (let i = 0; i < 5; i++) expect((await attempt({ email: user.email, password: `guess-${i}` }, from("192.0.2.99", cookie))).status).toBe(400);
     expect(await attempt(user, from("192.0.2.99", cookie))).toMatchObject({ status: 429, body: { code: "throttled" } });
+  });
+
+  test("an admin password reset un-trusts every browser of before; one that signs in after it is trusted anew", async () => {
+    await withHarness(
+      async (own) => {
+        const attempt = (password: string, address: string, cookie?: string) =>
+          own.call("POST", "/api/auth/login", { body: { email: ADMIN.email, password }, headers: { "x-forwarded-for": address, ...(cookie ? { cookie } : {}) } });
+        const cookieOf = (res: { headers: Headers }) => (res.headers.get("set-cookie") ?? "").split(";")[0]!;
+        const before = await attempt(ADMIN.password, "192.0.2.20");
+        expect(before.status).toBe(200);
+        await resetAdminPassword(own.db, testHasher, { password: "brand-new-admin-password" });
+        const after = await attempt("brand-new-admin-password", "192.0.2.21");
+        expect(after.status).toBe(200);
+        // Failures from everywhere keep the email's delay going.
+        await own.db.execute(sql`INSERT INTO login_failures (email, source) SELECT ${ADMIN.email}, '10.9.' || (n / 256) || '.' || (n % 256) FROM generate_series(1, 500) AS n`);
+        expect(await attempt("brand-new-admin-password", "192.0.2.99", cookieOf(before))).toMatchObject({ status: 429, body: { code: "throttled" } });
+        expect((await attempt("brand-new-admin-password", "192.0.2.99", cookieOf(after))).status).toBe(200);
+      },
+      { config: { trustProxy: true } },
+    );
   });
 
   test("parallel guesses from one source count each other: 30 at once check 5 passwords", async () => {

@@ -12,7 +12,7 @@ import { refusal } from "../errors";
 import { refuse } from "../../core/errors";
 import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
-import { trustDevice, trustedDeviceUser } from "../deviceTrust";
+import { trustDevice, trustedDevice } from "../deviceTrust";
 import { reply, wire } from "../reply";
 import { issueToken } from "../tokens";
 import { validate } from "../validate";
@@ -63,10 +63,15 @@ async function oneOfFewFrom<T>(source: string, max: number, work: () => Promise<
   }
 }
 
-/** A session token for `userId`, of the user's current session generation. */
-async function tokenFor(c: Context<AppEnv>, userId: string): Promise<string> {
+/**
+ * The answer to a login that succeeded in full: a session token of the user's current session
+ * generation, and the caller's device trusted for the user in that generation.
+ */
+async function signedIn(c: Context<AppEnv>, userId: string): Promise<string> {
   const { db, jwtSecret } = c.get("deps");
-  return issueToken(jwtSecret, userId, await sessionGeneration(db, userId));
+  const generation = await sessionGeneration(db, userId);
+  await trustDevice(c, userId, generation);
+  return issueToken(jwtSecret, userId, generation);
 }
 
 /**
@@ -82,18 +87,16 @@ export const authRoutes = new Hono<AppEnv>()
     const { db, hasher, config } = c.get("deps");
     const { email, password } = c.req.valid("json");
     const source = sourceAddress(c);
-    const trusted = await trustedDeviceUser(c);
-    const userId = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, trusted));
+    const device = await trustedDevice(c);
+    const userId = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, device));
     const ticket = await startLogin(db, userId);
     if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
-    await trustDevice(c, userId);
-    return reply(c, API.login, { token: await tokenFor(c, userId) });
+    return reply(c, API.login, { token: await signedIn(c, userId) });
   })
   .post(API.loginTwoFactor.path, validate("json", API.loginTwoFactor.body), async (c) => {
     const { ticket, code } = c.req.valid("json");
-    const userId = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c));
-    await trustDevice(c, userId);
-    return reply(c, API.loginTwoFactor, { token: await tokenFor(c, userId) });
+    const userId = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c), await trustedDevice(c));
+    return reply(c, API.loginTwoFactor, { token: await signedIn(c, userId) });
   })
   .post(API.register.path, validate("json", API.register.body), async (c) => {
     const { db, hasher, config } = c.get("deps");

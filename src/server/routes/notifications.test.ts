@@ -460,6 +460,25 @@ describe("GET /api/user/events", () => {
     }
   });
 
+  // A logout committed between the request's token check and the stream's subscription signalled
+  // no stream: the stream checks the token again once it watches the member's signals. The lock
+  // holds the one read in between (the member's newest notification), so the logout lands there.
+  test.skipIf(!onPostgres)("a logout that lands between the token check and the stream's start is not missed: the stream is refused", async () => {
+    const member = await h.signUp({ name: "Racer" });
+    const token = await h.login(member.email, member.password);
+    let answer: Promise<Response> | undefined;
+    await h.db.transaction(async (tx) => {
+      await tx.execute(sql`LOCK TABLE notifications IN ACCESS EXCLUSIVE MODE`);
+      answer = Promise.resolve(h.app.request("/api/user/events", { headers: { "x-auth-token": token } }));
+      await Bun.sleep(300);
+      expect((await h.call("POST", "/api/auth/logout", { token })).status).toBe(200);
+      await Bun.sleep(300);
+    });
+    const res = await answer!;
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ msg: "Token is not valid", code: "bad_token" });
+  });
+
   test("a stream ends when its token expires, and reconnecting with that token is refused", async () => {
     const member = await h.signUp();
     const now = Math.floor(Date.now() / 1000);

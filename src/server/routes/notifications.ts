@@ -11,8 +11,10 @@ import {
   saveNotificationSettings,
 } from "../../core/notifications";
 import { API, notificationItem } from "../../shared/contract";
-import type { AppEnv } from "../env";
-import { hubFor } from "../events";
+import { type TokenClaims, type TokenUser, tokenUser } from "../../core/sessions";
+import type { AppEnv, Deps } from "../env";
+import { refusal } from "../errors";
+import { type EventHub, hubFor } from "../events";
 import { reply } from "../reply";
 import { validate } from "../validate";
 
@@ -31,6 +33,127 @@ const notificationFrame = (n: NotificationItem) => frame("notification", JSON.st
 function lastEventId(header: string | undefined): bigint | null {
   const text = header?.trim();
   return text && /^[0-9]{1,18}$/.test(text) ? BigInt(text) : null;
+}
+
+/** What a member's live stream is made of (the handler below has checked the token, twice). */
+interface StreamOf {
+  db: Deps["db"];
+  log: Deps["log"];
+  hub: EventHub;
+  user: TokenUser;
+  claims: TokenClaims;
+  /** The id of the last notification the client has: the stream sends those after it. */
+  resumeAfter: bigint;
+  request: Request;
+}
+
+/** The member's live stream (see notificationRoutes): subscribed to the process's hub as it starts. */
+function eventStream({ db, log, hub, user, claims, resumeAfter, request }: StreamOf): ReadableStream<Uint8Array> {
+  let stop = () => {};
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        let closed = false;
+        let sentUpTo = resumeAfter;
+        const send = (text: string) => {
+          if (closed) return;
+          if ((controller.desiredSize ?? 1) <= 0) {
+            // The reader is too slow: drop the connection rather than grow the queue.
+            stop();
+            try {
+              controller.error(new Error("slow reader"));
+            } catch {}
+            return;
+          }
+          controller.enqueue(encoder.encode(text));
+        };
+        // Sends, from the table, every notification of the member after the last one sent, in
+        // id order (commit order per member): one read at a time; a call during a read makes
+        // one more read after it.
+        let reading: Promise<void> | null = null;
+        let again = false;
+        /** Balance and pending events that came during a read: sent after it, in the order they came. */
+        let held: string[] = [];
+        const catchUp = () => {
+          if (closed) return;
+          if (reading) return void (again = true);
+          reading = (async () => {
+            try {
+              do {
+                again = false;
+                for (;;) {
+                  const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
+                  for (const n of missed) {
+                    if (closed) return;
+                    send(notificationFrame(n));
+                    sentUpTo = BigInt(n.id);
+                  }
+                  if (missed.length < RESUME_BATCH) break;
+                }
+              } while (again && !closed);
+            } catch (error) {
+              log?.("events: reading a stream's notifications failed", error);
+              stop();
+              try {
+                controller.error(error);
+              } catch {}
+            } finally {
+              reading = null;
+              const after = held;
+              held = [];
+              for (const text of after) send(text);
+            }
+          })();
+        };
+        // Sent after the notifications being read, if any: an operation's notification comes
+        // before the balance change it made, as its events were announced.
+        const sendAfterReading = (text: string) => (reading ? held.push(text) : send(text));
+        // A notification event is a hint (it may come after a later one, or not at all when the
+        // process that committed it died: src/core/liveEvents.ts); the table says what to send.
+        const deliver = (event: LiveEvent) => {
+          if (closed) return;
+          if (event.t === "n") {
+            if (BigInt(event.id) > sentUpTo) catchUp();
+          } else if (event.t === "b") sendAfterReading(frame("balance", "{}"));
+          else sendAfterReading(frame("pending", "{}"));
+        };
+        const close = () => {
+          stop();
+          try {
+            controller.close();
+          } catch {}
+        };
+        const unsubscribe = hub.subscribe({
+          userId: user.id,
+          admin: user.role === "admin",
+          jti: claims.jti,
+          deliver,
+          close,
+          sentUpTo: () => sentUpTo,
+          catchUp,
+        });
+        const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
+        // A stream lasts no longer than its token: it ends when the token expires, and
+        // reconnecting with that token is refused (401), as any request with it is.
+        const expiry = setTimeout(close, Math.max(0, claims.exp * 1000 - Date.now()));
+        stop = () => {
+          closed = true;
+          clearInterval(heartbeat);
+          clearTimeout(expiry);
+          unsubscribe();
+        };
+        send(`retry: 2000\nevent: ready\nid: ${resumeAfter}\ndata: {}\n\n`);
+        catchUp();
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: STREAM_QUEUE_LIMIT, size: () => 1 },
+  );
+  // Aborted by the client: Bun cancels the stream, and the request's signal says so too.
+  request.signal?.addEventListener?.("abort", () => stop());
+  return stream;
 }
 
 /**
@@ -65,119 +188,36 @@ export const notificationRoutes = new Hono<AppEnv>()
   .get(API.events.path, async (c) => {
     const { db, log } = c.get("deps");
     const user = c.get("user");
+    const claims = c.get("claims");
     const hub = await hubFor(db, log);
     // A first connection starts from the member's newest notification (told to the client in the
     // `ready` event's id), read before subscribing: what commits in between is sent from the table,
     // and a later reconnect resumes from there instead of replaying the member's whole history.
     const resumeAfter = lastEventId(c.req.header("Last-Event-ID")) ?? (await latestNotificationId(db, user.id));
+    // The token was checked before this handler ran, and a logout or a deletion committed since
+    // signalled the streams open then, not this one yet. So: a watch on the member's signals
+    // first, then the token checked again; the stream's own subscription (made as it starts,
+    // below) takes over from the watch before it ends.
+    let signalledClosed = false;
+    const watch = hub.subscribe({
+      userId: user.id,
+      admin: false,
+      jti: claims.jti,
+      deliver: () => {},
+      close: () => void (signalledClosed = true),
+      sentUpTo: () => resumeAfter,
+      catchUp: () => {},
+    });
+    let stream: ReadableStream<Uint8Array>;
+    try {
+      if (!(await tokenUser(db, claims)) || signalledClosed) return refusal(c, "bad_token");
+      stream = eventStream({ db, log, hub, user, claims, resumeAfter, request: c.req.raw });
+    } finally {
+      watch();
+    }
     // Bun closes a connection idle for 10 s by default: not this one (the heartbeat keeps proxies' timers).
     (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
 
-    let stop = () => {};
-    const stream = new ReadableStream<Uint8Array>(
-      {
-        start(controller) {
-          let closed = false;
-          let sentUpTo = resumeAfter;
-          const send = (text: string) => {
-            if (closed) return;
-            if ((controller.desiredSize ?? 1) <= 0) {
-              // The reader is too slow: drop the connection rather than grow the queue.
-              stop();
-              try {
-                controller.error(new Error("slow reader"));
-              } catch {}
-              return;
-            }
-            controller.enqueue(encoder.encode(text));
-          };
-          // Sends, from the table, every notification of the member after the last one sent, in
-          // id order (commit order per member): one read at a time; a call during a read makes
-          // one more read after it.
-          let reading: Promise<void> | null = null;
-          let again = false;
-          /** Balance and pending events that came during a read: sent after it, in the order they came. */
-          let held: string[] = [];
-          const catchUp = () => {
-            if (closed) return;
-            if (reading) return void (again = true);
-            reading = (async () => {
-              try {
-                do {
-                  again = false;
-                  for (;;) {
-                    const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
-                    for (const n of missed) {
-                      if (closed) return;
-                      send(notificationFrame(n));
-                      sentUpTo = BigInt(n.id);
-                    }
-                    if (missed.length < RESUME_BATCH) break;
-                  }
-                } while (again && !closed);
-              } catch (error) {
-                log?.("events: reading a stream's notifications failed", error);
-                stop();
-                try {
-                  controller.error(error);
-                } catch {}
-              } finally {
-                reading = null;
-                const after = held;
-                held = [];
-                for (const text of after) send(text);
-              }
-            })();
-          };
-          // Sent after the notifications being read, if any: an operation's notification comes
-          // before the balance change it made, as its events were announced.
-          const sendAfterReading = (text: string) => (reading ? held.push(text) : send(text));
-          // A notification event is a hint (it may come after a later one, or not at all when the
-          // process that committed it died: src/core/liveEvents.ts); the table says what to send.
-          const deliver = (event: LiveEvent) => {
-            if (closed) return;
-            if (event.t === "n") {
-              if (BigInt(event.id) > sentUpTo) catchUp();
-            } else if (event.t === "b") sendAfterReading(frame("balance", "{}"));
-            else sendAfterReading(frame("pending", "{}"));
-          };
-          const close = () => {
-            stop();
-            try {
-              controller.close();
-            } catch {}
-          };
-          const unsubscribe = hub.subscribe({
-            userId: user.id,
-            admin: user.role === "admin",
-            jti: c.get("claims")?.jti,
-            deliver,
-            close,
-            sentUpTo: () => sentUpTo,
-            catchUp,
-          });
-          const heartbeat = setInterval(() => send(": heartbeat\n\n"), HEARTBEAT_MS);
-          // A stream lasts no longer than its token: it ends when the token expires, and
-          // reconnecting with that token is refused (401), as any request with it is.
-          const expires = c.get("claims")?.exp;
-          const expiry = expires === undefined ? undefined : setTimeout(close, Math.max(0, expires * 1000 - Date.now()));
-          stop = () => {
-            closed = true;
-            clearInterval(heartbeat);
-            clearTimeout(expiry);
-            unsubscribe();
-          };
-          send(`retry: 2000\nevent: ready\nid: ${resumeAfter}\ndata: {}\n\n`);
-          catchUp();
-        },
-        cancel() {
-          stop();
-        },
-      },
-      { highWaterMark: STREAM_QUEUE_LIMIT, size: () => 1 },
-    );
-    // Aborted by the client: Bun cancels the stream, and the request's signal says so too.
-    c.req.raw.signal?.addEventListener?.("abort", () => stop());
     return new Response(stream, {
       headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
     });

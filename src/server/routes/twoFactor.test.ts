@@ -108,6 +108,26 @@ describe("setting two-factor up", () => {
     expect(refused).toMatchObject({ status: 429, body: { code: "throttled" } });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
   });
+
+  test("wrong codes sent at once are limited as well: of 40 in parallel, 5 are checked, to turn 2FA on or off", async () => {
+    const wrongOf = (secret: string) => {
+      const good = new Set([-1, 0, 1].map((step) => codeAt(secret, step)));
+      return Array.from({ length: 40 }, (_, i) => String((123_456 + i * 7919) % 1_000_000).padStart(6, "0")).filter((code) => !good.has(code));
+    };
+    const checkedOf = (answers: { status: number; body: { code?: string } }[]) => [
+      answers.filter((a) => a.status === 400 && a.body.code === "two_factor_invalid").length,
+      answers.filter((a) => a.status === 429 && a.body.code === "throttled").length,
+    ];
+    const turningOn = await h.signUp();
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token: turningOn.token })).body as { secret: string };
+    const on = await Promise.all(wrongOf(secret).map((code) => h.call("POST", "/api/auth/2fa/enable", { token: turningOn.token, body: { code } })));
+    expect(checkedOf(on)).toEqual([5, on.length - 5]);
+
+    const turningOff = await memberWith2fa();
+    const off = await Promise.all(wrongOf(turningOff.secret).map((code) => h.call("POST", "/api/auth/2fa/disable", { token: turningOff.token, body: { code } })));
+    expect(checkedOf(off)).toEqual([5, off.length - 5]);
+    expect((await h.call("GET", "/api/auth/2fa", { token: turningOff.token })).body).toMatchObject({ enabled: true });
+  });
 });
 
 describe("logging in with two-factor on", () => {
@@ -171,22 +191,33 @@ describe("logging in with two-factor on", () => {
     expect(await second("no-such-ticket", codeAt(user.secret, 1))).toMatchObject({ status: 400, body: { code: "login_ticket_invalid" } });
   });
 
-  test("wrong codes count as failed logins of the pair: new tickets again and again meet growing delays", async () => {
+  test("wrong codes count as failed logins of the pair and meet its delays, before the code is looked at: tickets taken in advance buy no guesses", async () => {
     await withHarness(
       async (own) => {
         const user = await memberWith2fa(own);
         const from = { "x-forwarded-for": "203.0.113.70" };
-        const wrong = "abcd-abcd-abcd-abcd";
-        for (let round = 0; round < 2; round++) {
+        // Three tickets first: a right password is no failure, so they cost no delay.
+        const tickets: string[] = [];
+        for (let i = 0; i < 3; i++) {
           const res = await own.call("POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: from });
           expect(res.status).toBe(200);
-          for (let i = 0; i < 3; i++) expect((await own.call("POST", "/api/auth/login/2fa", { body: { ticket: res.body.ticket, code: wrong }, headers: from })).status).toBe(400);
+          tickets.push(res.body.ticket as string);
         }
+        const wrong = "abcd-abcd-abcd-abcd";
+        const code = (ticket: string, typed: string, headers = from) => own.call("POST", "/api/auth/login/2fa", { body: { ticket, code: typed }, headers });
+        // The pair's five free failures: three spend the first ticket, two more on the second.
+        for (let i = 0; i < 3; i++) expect((await code(tickets[0]!, wrong)).status).toBe(400);
+        for (let i = 0; i < 2; i++) expect((await code(tickets[1]!, wrong)).status).toBe(400);
+        // The sixth waits, on any ticket, the right code too (which is not used up by it).
+        expect(await code(tickets[1]!, wrong)).toMatchObject({ status: 429, body: { code: "throttled" } });
+        expect(await code(tickets[2]!, codeAt(user.secret))).toMatchObject({ status: 429, body: { code: "throttled" } });
         const slowed = await own.call("POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: from });
         expect(slowed).toMatchObject({ status: 429, body: { code: "throttled" } });
-        // The owner elsewhere is not held up.
-        const elsewhere = await own.call("POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: { "x-forwarded-for": "198.51.100.70" } });
-        expect(elsewhere.status).toBe(200);
+        // The owner elsewhere is not held up, with the password and then the code.
+        const elsewhere = { "x-forwarded-for": "198.51.100.70" };
+        const ticket = await own.call("POST", "/api/auth/login", { body: { email: user.email, password: user.password }, headers: elsewhere });
+        expect(ticket.status).toBe(200);
+        expect((await code(ticket.body.ticket as string, codeAt(user.secret), elsewhere)).status).toBe(200);
       },
       { config: { trustProxy: true } },
     );
