@@ -1,10 +1,11 @@
 import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
-import { ADMIN_GIFT_MAX_DEFAULT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
+import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
 import { networkOfMethod } from "../shared/chain";
 import { withdrawalFee, type Cents } from "../shared/money";
 import { MSG } from "../shared/messages";
+import { amountTooLarge } from "../shared/schemas";
 import { refuse } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
@@ -72,6 +73,8 @@ export async function requestWithdrawal(
   await lockCaller(tx, userId);
   // The hold's conditional update locks the account row: the pending count below is taken under it.
   await hold(tx, userId, input.amount, "exceeds_available");
+  // A request's own limit, told only once the balance covers the amount (withdrawSchema).
+  if (input.amount > MAX_AMOUNT) return refuse("validation", amountTooLarge());
   if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input, accountNumber: address.display });

@@ -1,12 +1,20 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { Context, ValidationTargets } from "hono";
 import type * as z from "zod/mini";
+import { MSG } from "../shared/messages";
 import { refusal } from "./errors";
 
-/** Validates a request part with a shared schema; a refusal answers 400 with the first problem in words. */
+/**
+ * Validates a request part with a shared schema; a refusal answers 400 with the first problem in
+ * words. A JSON body sent under another Content-Type is not read at all (Hono's validator sees
+ * an empty object), so it is refused as such rather than by a missing field it did send. Text
+ * that is not well-formed Unicode (a lone surrogate, which JSON's \u escapes can spell) is
+ * refused as a character not allowed: Postgres cannot hold it.
+ */
 export const validate = <Target extends keyof ValidationTargets, Schema extends z.ZodMiniType>(target: Target, schema: Schema) =>
   zValidator(target, schema, (result, c) => {
-    if (result.success) return;
+    if (target === "json" && !sentAsJson(c)) return refusal(c, "validation", MSG.bodyNotJson);
+    if (result.success) return wellFormed(result.data) ? undefined : refusal(c, "bad_character");
     const issue = result.error.issues[0];
     const msg =
       !issue || (issue.path.length === 0 && issue.code === "invalid_type")
@@ -14,6 +22,23 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
         : issue.message;
     return refusal(c, "validation", msg);
   });
+
+/** Whether the request's Content-Type, if it has one, is JSON's (read as Hono's validator reads it). */
+function sentAsJson(c: Context): boolean {
+  const type = c.req.header("content-type");
+  return type === undefined || /^application\/([\w.-]+\+)?json$/i.test(type.split(";")[0]!.trim());
+}
+
+/** A UTF-16 surrogate that is not half of a pair (with the u flag, a pair is one code point). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/** Whether every string in a validated value is well-formed Unicode. */
+function wellFormed(value: unknown): boolean {
+  if (typeof value === "string") return !LONE_SURROGATE.test(value);
+  if (Array.isArray(value)) return value.every(wellFormed);
+  if (value !== null && typeof value === "object") return Object.values(value).every(wellFormed);
+  return true;
+}
 
 /** Path parameters that name nothing we have (an unknown program, level or id) answer 404. */
 export const validatePath = <Schema extends z.ZodMiniType>(schema: Schema) =>

@@ -36,7 +36,9 @@ describe("amounts", () => {
   test("refuse more than 2 decimals with a clear message", () => {
     expect(firstMessage(depositSchema, deposit(12.345))).toBe("Amount must have at most 2 decimal places.");
     expect(firstMessage(depositSchema, deposit("12.345"))).toBe("Amount must have at most 2 decimal places.");
-    expect(firstMessage(giftSchema, { amount: 0.1 + 0.2, recipientEmail: "a@b.co" })).toBe("Amount must have at most 2 decimal places.");
+    // The gift's amount has the spec's one sentence for every problem.
+    expect(firstMessage(giftSchema, { amount: 0.1 + 0.2, recipientEmail: "a@b.co" })).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(adminGiftSchema, { amount: "1.005" })).toBe("Please enter a valid positive amount.");
   });
 
   test("refuse zero and negative amounts", () => {
@@ -67,7 +69,8 @@ describe("amounts", () => {
     expect(depositSchema.parse(deposit(1_000_000)).amount).toBe(MAX_AMOUNT);
     for (const over of ["1000000.01", 1_000_000.01, 2_000_000, "9999999999999.99"]) {
       expect(firstMessage(depositSchema, deposit(over))).toBe(TOO_MUCH);
-      expect(firstMessage(withdrawSchema, withdrawal(over))).toBe(TOO_MUCH);
+      // A withdrawal's limit is the balance first: the server tells the 1,000,000 once the balance covers it.
+      expect(withdrawSchema.safeParse(withdrawal(over)).success).toBe(true);
       expect(firstMessage(giftSchema, { amount: over, recipientEmail: "a@b.co" })).toBe(TOO_MUCH);
       expect(firstMessage(adminGiftSchema, { amount: over })).toBe(TOO_MUCH);
       expect(firstMessage(levelPriceSchema, { cost: over, unfreezeCost: 1 })).toBe("Cost must be at most 1,000,000 USDT.");
@@ -82,7 +85,14 @@ describe("amounts", () => {
     expect(firstMessage(depositSchema, { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX })).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(null))).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(""))).toBe("Amount is required.");
-    expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Amount is required.");
+    expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(withdrawSchema, { accountType: "USDT TRC20", accountNumber: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })).toBe("Amount is required.");
+  });
+
+  test("a withdrawal too large to write exactly hears the spec's sentence for one above the available balance", () => {
+    for (const over of [1e15, "99999999999999999999"]) {
+      expect(firstMessage(withdrawSchema, withdrawal(over))).toBe("Withdrawal amount cannot exceed your available balance.");
+    }
   });
 
   test("enforce the deposit and withdrawal minimum of 1 USDT and the gift minimum of 0.01", () => {

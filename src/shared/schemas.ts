@@ -78,16 +78,26 @@ interface AmountRules {
   min: Cents;
   positiveMessage: string;
   minMessage?: string;
+  /**
+   * What every problem of the amount's shape says (missing, not a number, too many decimals):
+   * for a field whose spec text is one sentence for all of them. Else each its own.
+   */
+  invalidMessage?: string;
+  /**
+   * Largest accepted amount in cents (default MAX_AMOUNT; null: as large as an amount can be
+   * written, 13 whole digits), and what a larger one is told.
+   */
+  max?: { cents: Cents | null; message: string };
 }
 
 /** A dollar amount as a JSON number or decimal string, at most MAX_AMOUNT; becomes integer cents. */
-export const amount = ({ label = "Amount", min, positiveMessage, minMessage }: AmountRules) => {
+export const amount = ({ label = "Amount", min, positiveMessage, minMessage, invalidMessage, max = { cents: MAX_AMOUNT, message: amountTooLarge(label) } }: AmountRules) => {
   const problems: Record<AmountProblem, string> = {
-    missing: `${label} is required.`,
-    not_a_number: `${label} must be a number.`,
+    missing: invalidMessage ?? `${label} is required.`,
+    not_a_number: invalidMessage ?? `${label} must be a number.`,
     negative: positiveMessage,
-    too_many_decimals: `${label} must have at most 2 decimal places.`,
-    too_large: amountTooLarge(label),
+    too_many_decimals: invalidMessage ?? `${label} must have at most 2 decimal places.`,
+    too_large: max.message,
   };
   return z.pipe(
     z.unknown(),
@@ -100,7 +110,7 @@ export const amount = ({ label = "Amount", min, positiveMessage, minMessage }: A
       if ("problem" in read) return fail(problems[read.problem]);
       if (read.cents === 0n && min > 0n) return fail(positiveMessage);
       if (read.cents < min) return fail(minMessage ?? positiveMessage);
-      if (read.cents > MAX_AMOUNT) return fail(problems.too_large);
+      if (max.cents !== null && read.cents > max.cents) return fail(problems.too_large);
       return read.cents;
     }),
   );
@@ -169,10 +179,14 @@ export const withdrawSchema = z.pipe(
     // No default: paying out on a network the user did not choose would lose the money.
     accountType: z.enum(WITHDRAWAL_METHODS, { error: `Please choose ${oneOf(WITHDRAWAL_METHODS)}.` }),
     accountNumber: requiredText("Wallet address", 200),
+    // Not capped here: an amount above the available balance hears the spec's sentence from the
+    // server's hold ("exceeds_available"), however large; MAX_AMOUNT, a request's own limit, is
+    // applied by the server once the balance covers the amount (requestWithdrawal).
     amount: amount({
       min: MIN_WITHDRAWAL,
       positiveMessage: "Please enter a valid positive withdrawal amount.",
       minMessage: `The minimum withdrawal is ${formatUsdt(MIN_WITHDRAWAL)}.`,
+      max: { cents: null, message: MSG.exceedsAvailable },
     }),
   }),
   z.transform((value, ctx) => {
@@ -185,8 +199,11 @@ export const withdrawSchema = z.pipe(
   }),
 );
 
+/** The spec's one sentence for any gift amount that is not a number of at least 0.01 in steps of 0.01. */
+const giftAmount = () => amount({ min: MIN_GIFT, positiveMessage: MSG.invalidGiftAmount, invalidMessage: MSG.invalidGiftAmount });
+
 export const giftSchema = z.object({
-  amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),
+  amount: giftAmount(),
   recipientEmail: email,
 });
 
@@ -208,7 +225,7 @@ export const notificationSettingsSchema = z.object({
 });
 
 export const adminGiftSchema = z.object({
-  amount: amount({ min: MIN_GIFT, positiveMessage: "Please enter a valid positive amount." }),
+  amount: giftAmount(),
 });
 
 export const decisionSchema = z.object({

@@ -24,9 +24,15 @@ test("every amount field refuses more than 1,000,000.00 with 400 'validation' an
   await h.fund(user.token, 100);
   const over = ["1000000.01", 1_000_001, "9999999999999"];
   for (const amount of over) {
+    // A withdrawal above a small balance hears the spec's sentence first.
+    const withdrawal = await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TAF8dttxK5iPKbvYC626aDBytrWANpLRXp", amount } });
+    expect({ amount, status: withdrawal.status, body: withdrawal.body }).toEqual({
+      amount,
+      status: 400,
+      body: { msg: "Withdrawal amount cannot exceed your available balance.", code: "exceeds_available" },
+    });
     const answers = [
       await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount } }),
-      await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TAF8dttxK5iPKbvYC626aDBytrWANpLRXp", amount } }),
       await h.call("POST", "/api/user/gift", { token: user.token, body: { amount, recipientEmail: other.email } }),
       await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } }),
     ];
@@ -39,6 +45,10 @@ test("every amount field refuses more than 1,000,000.00 with 400 'validation' an
   // Exactly 1,000,000.00 is an amount like any other.
   expect((await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount: "1000000.00" } })).status).toBe(200);
   expect((await h.me(user.token)).balance).toBe(1_000_100);
+  // Once the balance covers it, a withdrawal is held to the same limit, and nothing is held.
+  const large = await h.call("POST", "/api/user/withdraw", { token: user.token, body: { accountType: "USDT TRC20", accountNumber: "TAF8dttxK5iPKbvYC626aDBytrWANpLRXp", amount: "1000000.01" } });
+  expect(large).toMatchObject({ status: 400, body: { msg: TOO_MUCH, code: "validation" } });
+  expect(await h.me(user.token)).toMatchObject({ balance: 1_000_100, pendingWithdrawalsTotal: 0 });
   // Give it back, so the operator's account is where the next test finds it.
   await inTransaction(h.db, (tx) => transfer(tx, { from: user.id, to: SYSTEM, amount: MAX_AMOUNT, kind: "gift" }));
 });

@@ -107,12 +107,35 @@ describe("malformed requests", () => {
     }
   });
 
-  test("a body sent as something other than JSON is read as empty and refused with 400", async () => {
-    const res = await h.call("POST", "/api/auth/login", {
-      rawBody: JSON.stringify({ email: "admin@test.local", password: "admin-password" }),
-      headers: { "content-type": "text/plain" },
+  test("a body sent as something other than JSON is not read, and is refused as such with 400 (not by a field it did send)", async () => {
+    for (const type of ["text/plain", "application/x-www-form-urlencoded", "text/plain;charset=UTF-8"]) {
+      const res = await h.call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "admin@test.local", password: "admin-password" }), headers: { "content-type": type } });
+      expect({ type, status: res.status, body: res.body }).toEqual({
+        type,
+        status: 400,
+        body: { msg: "The request body must be JSON, sent with Content-Type: application/json.", code: "validation" },
+      });
+    }
+    // JSON's own types, with parameters, are read.
+    for (const type of ["application/json; charset=utf-8", "application/vnd.api+json"]) {
+      const res = await h.call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "nobody@test.local", password: "wrong-password" }), headers: { "content-type": type } });
+      expect({ type, code: res.body.code }).toEqual({ type, code: "invalid_credentials" });
+    }
+  });
+
+  test("text that is not well-formed Unicode (a lone surrogate, as JSON's \\u escapes can write it) is refused as a character not allowed, not a 500", async () => {
+    const member = await h.signUp();
+    const register = await h.call("POST", "/api/auth/register", {
+      rawBody: `{"name":"Ze\\ud800d","email":"lone@test.local","password":"secret-password","referralId":"${h.adminReferralId}"}`,
     });
-    expect(res).toMatchObject({ status: 400, body: { msg: "Email is required." } });
+    expect(register).toMatchObject({ status: 400, body: { msg: "The request contains a character that is not allowed.", code: "bad_character" } });
+    const id = await h.deposit(member.token, 5);
+    const decline = await h.call("PUT", `/api/admin/deposits/${id}`, { token: h.adminToken, rawBody: '{"status":"declined","reason":"bad \\udc00 tx"}' });
+    expect(decline).toMatchObject({ status: 400, body: { code: "bad_character" } });
+    // A pair is a character like any other.
+    const paired = await h.call("PUT", `/api/admin/deposits/${id}`, { token: h.adminToken, rawBody: '{"status":"declined","reason":"bad \\ud83d\\ude00 tx"}' });
+    expect(paired.status).toBe(200);
+    expect(h.takeLogged()).toEqual([]);
   });
 
   test("an unknown route answers 404 {msg}", async () => {
