@@ -266,7 +266,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   // The frozen users the walks went past, then the referrer without the level, as the activation read them (docs/rules.md#missed-earnings).
   const recorded = await recordMissed(tx, buyerId, program, level, cost, passed, { referrer: referrerWithout ?? undefined });
   // Each matrix owner, who froze, and who was passed by.
-  const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
+  const notes = [...purchaseNotifications(buyer, buyerId, program, level, cost, steps, payee), ...missedNotifications(recorded, buyer, "purchase", program, level, cost)];
   const writes = purchaseWrites(buyerId, program, level, cost, steps, fills, notes);
   if (cost > 0n) {
     // Account rows are locked last, after every user_levels row (the global lock order). The
@@ -285,8 +285,10 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
  * went; and, when the slot completed the level's last cycle, that the level froze. A buyer fills
  * an owner's matrix at (program, level) once ever, so the buyer names the event.
  */
-function purchaseNotifications(buyer: string, buyerId: string, program: Program, level: number, cost: Cents, steps: Step[]): NewNotification[] {
+function purchaseNotifications(buyer: string, buyerId: string, program: Program, level: number, cost: Cents, steps: Step[], payee: string): NewNotification[] {
   const notes: NewNotification[] = [];
+  // Where a passed-up cost ended: the purchase pays one account, a member above or `system`.
+  const toPlatform = payee === SYSTEM;
   for (const step of steps) {
     if (step.ownerId === null || step.slot === null || step.cycle === null) continue;
     const complete = step.slot === SLOTS_PER_LEVEL[program];
@@ -294,8 +296,8 @@ function purchaseNotifications(buyer: string, buyerId: string, program: Program,
       step.outcome === "paid"
         ? texts.slotPaid(buyer, step.slot, program, level, cost)
         : complete
-          ? texts.cycleCompleted(buyer, step.slot, program, level, cost)
-          : texts.slotPassedUp(buyer, step.slot, program, level, cost);
+          ? texts.cycleCompleted(buyer, step.slot, program, level, cost, toPlatform)
+          : texts.slotPassedUp(buyer, step.slot, program, level, cost, toPlatform);
     const data = { program, level, slot: step.slot, outcome: step.outcome === "paid" ? "paid" : "passed_up" };
     notes.push({ userId: step.ownerId, kind: "slot_taken", eventKey: `slot:${program}:${level}:${buyerId}`, text, data });
     if (complete && step.cycle >= FREEZE_AT_CYCLES) {

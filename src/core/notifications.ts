@@ -127,10 +127,11 @@ export const texts = {
   partnerJoined: (name: string) => `${name} joined your team as your direct partner.`,
   slotPaid: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
     `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: ${formatUsdt(amount)} paid to you.`,
-  slotPassedUp: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
-    `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: the ${formatUsdt(amount)} passed up to the member above you.`,
-  cycleCompleted: (buyer: string, slot: number, program: Program, level: number, amount: Cents) =>
-    `${buyer} took slot ${slot}, the last of your ${levelName(program, level)} matrix: the cycle is complete and the ${formatUsdt(amount)} passed up.`,
+  /** `toPlatform`: no member above could receive it, and `system` was paid (the matrix view's "System"). */
+  slotPassedUp: (buyer: string, slot: number, program: Program, level: number, amount: Cents, toPlatform: boolean) =>
+    `${buyer} took slot ${slot} of your ${levelName(program, level)} matrix: the ${formatUsdt(amount)} passed up to ${toPlatform ? "the platform (no member above you could receive it)" : "a member above you"}.`,
+  cycleCompleted: (buyer: string, slot: number, program: Program, level: number, amount: Cents, toPlatform: boolean) =>
+    `${buyer} took slot ${slot}, the last of your ${levelName(program, level)} matrix: the cycle is complete and the ${formatUsdt(amount)} passed up${toPlatform ? " to the platform" : ""}.`,
   unfreezePaid: (name: string, program: Program, level: number, amount: Cents) =>
     `${name} unfroze ${levelName(program, level)}: ${formatUsdt(amount)} paid to you.`,
   levelFrozen: (program: Program, level: number, cycles: number) =>

@@ -114,7 +114,8 @@ describe("each kind is written once, in the event's transaction", () => {
       { kind: "slot_taken", text: "P3 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up." },
       { kind: "slot_taken", text: "P4 took slot 1 of your 3P level 1 matrix: 5 USDT paid to you." },
       { kind: "slot_taken", text: "P5 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you." },
-      { kind: "slot_taken", text: "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up." },
+      // Passed up into Top's last slot, and from there to the platform: nobody above Top holds the level.
+      { kind: "slot_taken", text: "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up to the platform." },
       { kind: "level_frozen", text: "Your 3P level 1 froze after 2 completed cycles. Unfreeze it to receive its payments again." },
       { kind: "missed", text: "A payment of 5 USDT (Late's purchase of 3P level 1) passed you by: your level was frozen." },
     ]);
@@ -122,7 +123,7 @@ describe("each kind is written once, in the event's transaction", () => {
     expect(tops).toEqual([
       "Mid took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
       "P3 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you.",
-      "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up.",
+      "P6 took slot 3, the last of your 3P level 1 matrix: the cycle is complete and the 5 USDT passed up to the platform.",
       "Late took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
     ]);
     // Mid unfreezes: the member the payment reaches (Top) is told; a refused unfreeze tells no one.
@@ -138,6 +139,25 @@ describe("each kind is written once, in the event's transaction", () => {
       kind: "missed",
       text: "A payment of 5 USDT (Kid's purchase of 3P level 1) passed you by: you do not have that level yet.",
     });
+  });
+});
+
+describe("a passed-up slot tells where the money went", () => {
+  test("6P slot 1 passes up: to a member above who holds the level, or to the platform when nobody above could receive it, as the matrix view says", async () => {
+    const owner = await m.member(undefined, 100, "Owner"); // under the admin, who never buys
+    await m.bought(owner, "6p", 1);
+    const first = await m.member(owner, 100, "First");
+    await m.bought(first, "6p", 1); // Owner's slot 1, passed up: nobody above holds 6P level 1
+    expect((await m.matrix(owner, "6p", 1)).slots[0]).toMatchObject({ outcome: "passed_up", to: { name: "System" } });
+    const under = await m.member(first, 100, "Under");
+    await m.bought(under, "6p", 1); // First's slot 1, passed up to Owner (Owner's slot 2, paid)
+    expect((await m.matrix(first, "6p", 1)).slots[0]).toMatchObject({ outcome: "passed_up", to: { name: "Owner" } });
+    const slotNotes = async (member: { token: string }) => (await notesOf(member.token)).filter((n) => n.kind === "slot_taken").map((n) => n.text);
+    expect(await slotNotes(owner)).toEqual([
+      "First took slot 1 of your 6P level 1 matrix: the 5 USDT passed up to the platform (no member above you could receive it).",
+      "Under took slot 2 of your 6P level 1 matrix: 5 USDT paid to you.",
+    ]);
+    expect(await slotNotes(first)).toEqual(["Under took slot 1 of your 6P level 1 matrix: the 5 USDT passed up to a member above you."]);
   });
 });
 
