@@ -101,6 +101,16 @@ test("'Load more' reads the next page and adds it below", async () => {
   expect(requestsCalls(seen)).toEqual(["?page=1", "?page=2"]);
 });
 
+test("a request made between two pages pushes the first page's last row onto the next: it is shown once", async () => {
+  // Page 1 was read as [pending]; a new request then came first, so page 2 starts with pending again.
+  serve((page) => (page === 1 ? wirePage([pendingDeposit], 1, 2) : wirePage([pendingDeposit, declinedDeposit], 2, 2)));
+  renderClient(<Both />, { me });
+  await screen.findByText("Pending");
+  fireEvent.click(screen.getByRole("button", { name: "Load more" }));
+  expect(await screen.findByText("Reason: No such transaction on TRON.")).toBeTruthy();
+  expect(screen.getAllByText("Pending")).toHaveLength(1);
+});
+
 test("the withdrawal page asks the server for withdrawals only", async () => {
   const seen = serve(() => wirePage([acceptedWithdrawal]));
   renderClient(<WithdrawPage />, { me });

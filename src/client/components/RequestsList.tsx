@@ -11,6 +11,7 @@ import { ErrorState } from "./ErrorState";
 import { Money } from "./Money";
 import { Spinner } from "./Spinner";
 import { StatusBadge } from "./StatusBadge";
+import { uniqueById } from "../lib/uniqueById";
 
 type MemberRequest = Answer<typeof memberRequest>;
 type Pages = InfiniteData<{ items: MemberRequest[]; page: number; totalPages: number }>;
@@ -95,7 +96,8 @@ interface RequestsListProps {
  */
 export function RequestsList({ query, type }: RequestsListProps) {
   const texts = TEXTS[type ?? "all"];
-  const rows = query.data?.pages.flatMap((page) => page.items) ?? [];
+  // A request made (elsewhere) between two pages would show twice: each is shown once.
+  const rows = uniqueById(query.data?.pages.flatMap((page) => page.items) ?? []);
   const { hasNextPage, isFetchingNextPage, isFetchNextPageError, fetchNextPage } = query;
 
   const columns = [dateColumn, type ? (type === "withdrawal" ? methodColumn : null) : typeColumn, amountColumn, transactionColumn, statusColumn].filter(

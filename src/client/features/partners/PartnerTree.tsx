@@ -5,6 +5,7 @@ import { ErrorState } from "../../components/ErrorState";
 import { Spinner } from "../../components/Spinner";
 import { Icon } from "../../../ui/icons";
 import { usePartnerBranch, type Partner } from "./api/getPartners";
+import { uniqueById } from "../../lib/uniqueById";
 
 const NONE_YET = "No partners yet. Share your invitation link to build your team.";
 
@@ -84,7 +85,8 @@ export function Branch({ of, id, label }: BranchProps) {
   const branch = usePartnerBranch(of);
   const list = useRef<HTMLUListElement>(null);
   const focusFrom = useRef<number | null>(null);
-  const partners = branch.data?.pages.flatMap((page) => page.partners) ?? [];
+  // A partner who joined between two pages would show twice: each is shown once.
+  const partners = uniqueById(branch.data?.pages.flatMap((page) => page.partners) ?? []);
 
   useEffect(() => {
     const from = focusFrom.current;
