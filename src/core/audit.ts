@@ -17,9 +17,13 @@ export interface AuditEntry {
   after?: Record<string, unknown> | null;
 }
 
-/** Records an admin action in the caller's transaction, so it exists exactly when the action does. */
+/**
+ * Records an admin action in the caller's transaction, so it exists exactly when the action does.
+ * Its time is when it is recorded (`clock_timestamp()`), after the locks the action waited for,
+ * not when its transaction began: two edits of one price are dated in the order they were made.
+ */
 export async function recordAudit(tx: Tx, entry: AuditEntry): Promise<void> {
-  await tx.insert(adminAudit).values({ ...entry, before: entry.before ?? null, after: entry.after ?? null });
+  await tx.insert(adminAudit).values({ ...entry, before: entry.before ?? null, after: entry.after ?? null, createdAt: sql`clock_timestamp()` });
 }
 
 export async function listAudit(db: Db, page: number) {
@@ -40,7 +44,9 @@ export async function listAudit(db: Db, page: number) {
     })
     .from(adminAudit)
     .leftJoin(users, eq(users.id, adminAudit.adminId))
-    .orderBy(desc(adminAudit.createdAt), desc(adminAudit.id))
+    // Newest first by id: ids are taken as the actions are recorded, under the locks they
+    // waited for, so one row's edits read as one unbroken chain of before and after.
+    .orderBy(desc(adminAudit.id))
     .limit(AUDIT_PAGE_SIZE)
     .offset((page - 1) * AUDIT_PAGE_SIZE);
   return {

@@ -39,6 +39,20 @@ describe("the admin audit trail", () => {
     }
   });
 
+  test("edits of one price made at once are listed in the order they were made: each one's before is the after of the one below it", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => h.call("PATCH", "/api/programs/6p/levels/12", { token: h.adminToken, body: { cost: 100 + i, unfreezeCost: 50 + i } })),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const entries: { targetId: string; createdAt: string; before: unknown; after: unknown }[] = [];
+    for (let page = 1; entries.length < 30; page++) entries.push(...(await audit(page)).entries.filter((e: { targetId: string }) => e.targetId === "6p/12"));
+    for (let i = 0; i + 1 < entries.length; i++) {
+      expect({ i, before: entries[i]!.before }).toEqual({ i, before: entries[i + 1]!.after });
+      // Dated when made: newest first by time as well.
+      expect(Date.parse(entries[i]!.createdAt)).toBeGreaterThanOrEqual(Date.parse(entries[i + 1]!.createdAt));
+    }
+  });
+
   test("a refused admin action leaves no record", async () => {
     const count = (await audit()).entries.length;
     const res = await h.call("PUT", "/api/admin/deposits/no-such-id", { token: h.adminToken, body: { status: "accepted" } });
