@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import AdminDepositPage from "./AdminDepositPage";
@@ -78,6 +78,28 @@ test("the withdrawal history shows its total, one of one too", async () => {
   expect(await screen.findByText("Showing 51–75 of 75 withdrawals")).toBeTruthy();
   fireEvent.change(screen.getByLabelText("Search"), { target: { value: "TOut0" } });
   expect(await screen.findByText("Showing 1–1 of 1 withdrawal", {}, { timeout: 1500 })).toBeTruthy();
+});
+
+test("a declined withdrawal pays nothing: 'To send' shows none, and the histories show the reason the member was given", async () => {
+  const declined = { ...withdrawal(0), fee: null, status: "declined", reason: "Wallet on a sanctions list" };
+  const pending = { ...withdrawal(1), fee: null, status: "pending" };
+  const declinedDeposit = { ...deposit(2), status: "declined", reason: "No such transaction" };
+  serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    return json(url.pathname.endsWith("/withdrawals") ? [declined, pending, withdrawal(3)] : [declinedDeposit]);
+  });
+  const view = renderClient(<AdminWithdrawPage />, { me: admin });
+  const row = (await screen.findByText("Member 0")).closest("tr")!;
+  expect(within(row).queryByText(/18\.40/)).toBeNull();
+  expect(within(within(row).getByText("To send").closest("td")!).getByText("—")).toBeTruthy();
+  expect(within(row).getByText("Reason: Wallet on a sanctions list")).toBeTruthy();
+  // Pending: what would be sent (20 less the 8% fee); accepted: the amount less its recorded fee.
+  expect(within(screen.getByText("Member 1").closest("tr")!).getByText(/18\.40/)).toBeTruthy();
+  expect(within(screen.getByText("Member 3").closest("tr")!).getByText(/18\.40/)).toBeTruthy();
+  view.unmount();
+  renderClient(<AdminDepositPage />, { me: admin });
+  expect(await screen.findByText("Reason: No such transaction")).toBeTruthy();
 });
 
 test("an answer without X-Total-Count (an earlier server, every request at once) counts what arrived", async () => {

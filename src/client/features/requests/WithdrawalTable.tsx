@@ -12,15 +12,25 @@ interface WithdrawalTableProps {
   actions?: (row: WithdrawalRequest) => ReactNode;
 }
 
-/** What the admin pays to the wallet: the amount minus the withdrawal fee (the recorded fee once accepted). */
-const toSend = (row: WithdrawalRequest) => (row.fee != null ? row.amount - row.fee : estimateCents(row.amount).receive);
+/**
+ * What the admin pays to the wallet: the amount minus the withdrawal fee (the recorded fee once
+ * accepted, the estimate while pending); nothing for a declined request, which pays nothing.
+ */
+const toSend = (row: WithdrawalRequest) => (row.status === "declined" ? null : row.fee != null ? row.amount - row.fee : estimateCents(row.amount).receive);
 
 export function WithdrawalTable({ rows, caption, actions }: WithdrawalTableProps) {
   const columns: Column<WithdrawalRequest>[] = [
     dateColumn(),
     userColumn(),
     { header: "Amount", numeric: true, cell: (row) => <Money value={row.amount} /> },
-    { header: "To send", numeric: true, cell: (row) => <Money value={toSend(row)} /> },
+    {
+      header: "To send",
+      numeric: true,
+      cell: (row) => {
+        const cents = toSend(row);
+        return cents === null ? <span className="muted">—</span> : <Money value={cents} />;
+      },
+    },
     { header: "Method", cell: (row) => <span className="whitespace-nowrap">{row.accountType}</span> },
     { header: "Wallet", cell: (row) => <LongId value={row.accountNumber} label="wallet address" /> },
     // The history: the payout's transaction ID, when the admin recorded it on accepting.

@@ -11,6 +11,8 @@ interface RequestRow {
   userName: string;
   userEmail: string;
   status: RequestStatus;
+  /** The admin's words to the member about the decision; null when none. */
+  reason: string | null;
 }
 
 export const dateColumn = <R extends RequestRow>(): Column<R> => ({ header: "Date", cell: (row) => <DateTime value={row.createdAt} /> });
@@ -25,6 +27,16 @@ export const userColumn = <R extends RequestRow>(): Column<R> => ({
   ),
 });
 
-/** The dashboard adds Accept/Decline; the histories show the status instead. */
+/** The dashboard adds Accept/Decline; the histories show the status instead, with the reason the member was given. */
 export const statusOrActions = <R extends RequestRow>(actions?: (row: R) => ReactNode): Column<R> =>
-  actions ? { header: "Actions", end: true, cell: actions } : { header: "Status", cell: (row) => <StatusBadge status={row.status} /> };
+  actions
+    ? { header: "Actions", end: true, cell: actions }
+    : {
+        header: "Status",
+        cell: (row) => (
+          <>
+            <StatusBadge status={row.status} />
+            {row.reason && <span className="muted block text-xs">Reason: {row.reason}</span>}
+          </>
+        ),
+      };
