@@ -129,6 +129,7 @@ async function activate(
   program: Program,
   level: number,
   key: KeyReservation | undefined,
+  expectedCost: Cents | undefined,
 ): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null; firstWalk: LockingWalkRow }> {
   const walk = lockingWalk(buyerId, program, level, sql`EXISTS (SELECT 1 FROM activated)`);
   const [row] = await runPrepared<
@@ -181,6 +182,9 @@ async function activate(
   if (row.name === null) return refuse("bad_token");
   expectPurchasable(level, row.current ?? undefined, row.previous !== null);
   const cost = BigInt(row.cost);
+  // The price the member was shown, or nothing (before the balance is weighed against another
+  // price): the activation is rolled back with the refusal.
+  if (expectedCost !== undefined && cost !== expectedCost) return refuse("price_changed");
   if (row.available === null || BigInt(row.available) < cost) return refuse("insufficient_balance");
   if (!row.activated) {
     // A concurrent purchase of the same level by the same user committed first.
@@ -235,7 +239,8 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
  * of receiver(buyer), passing up as the rules say, until one account is paid the cost.
  * Must run as the work of inTransaction, in one transaction. With `key`, its first statement
- * reserves the call's Idempotency-Key (transact).
+ * reserves the call's Idempotency-Key (transact). With `expectedCost` (the price the member was
+ * shown), a level whose price is now another is refused with "price_changed", nothing bought.
  *
  * Statements, in the lock order: the activation (the key's row with a key, the buyer's users row
  * shared, then their level row); one per step of the loop (the receiver's level row, then their
@@ -244,8 +249,8 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
  * (their heads). The transfer is sent with the COMMIT, unread (sendWithCommit): the purchase has
  * returned by then, and a refusal there fails the transaction (inTransaction throws it).
  */
-export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation): Promise<PurchaseResult> {
-  const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key);
+export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation, expectedCost?: Cents): Promise<PurchaseResult> {
+  const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key, expectedCost);
 
   const fills: Fill[] = [];
   const { payee, steps, passed } = await placementLoop(
@@ -315,13 +320,15 @@ function purchaseNotifications(buyer: string, buyerId: string, program: Program,
 
 /**
  * Unfreezes (program, level) for `userId`: pays unfreezeCost to receiver(user) or `system`,
- * and the level starts again active with 0 cycles and empty slots.
+ * and the level starts again active with 0 cycles and empty slots. With `expectedCost` (the
+ * price the member was shown), another price is refused with "price_changed", nothing paid.
  */
 export async function unfreezeLevel(
   tx: Tx,
   userId: string,
   program: Program,
   level: number,
+  expectedCost?: Cents,
 ): Promise<{ payee: string; amount: Cents; missed: MissedRecord[] }> {
   // The member's row shared first: a deletion in progress is waited for, then refused.
   await lockCaller(tx, userId);
@@ -339,6 +346,8 @@ export async function unfreezeLevel(
   if (!own) return refuse("level_not_found");
   const unfreezeCost = BigInt(own.cost);
   expectFrozen(own.status ?? undefined);
+  // The price the member was shown, or nothing.
+  if (expectedCost !== undefined && unfreezeCost !== expectedCost) return refuse("price_changed");
   // A fast, lock-free refusal; transfer() re-checks atomically when the money moves. The name is for the notifications.
   const [payer] = await runPrepared<{ available: string; name: string | null }>(
     tx,

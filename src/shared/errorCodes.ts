@@ -54,6 +54,7 @@ export const ERROR_CODES = [
   "level_already_frozen",
   "level_not_frozen",
   "cycle_not_found",
+  "price_changed",
 
   // Notifications
   "notification_not_mutable",

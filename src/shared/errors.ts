@@ -74,6 +74,8 @@ export const ERRORS = {
   level_already_frozen: { status: 400, msg: MSG.levelAlreadyFrozen },
   level_not_frozen: { status: 400, msg: MSG.levelNotFrozen },
   cycle_not_found: { status: 404, msg: MSG.cycleNotFound },
+  /** The level's price is not the one the member was shown (an admin edited it since): nothing was bought or charged. */
+  price_changed: { status: 409, msg: MSG.priceChanged },
 
   // Notifications
   /** PUT /api/user/notifications/settings named a security notice (NOTIFICATION_KIND_INFO.mutable false). */

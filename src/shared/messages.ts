@@ -60,6 +60,7 @@ export const MSG = {
   adminGiftTooLargeDefault: "This gift is above the largest gift from system funds allowed.",
 
   levelNotFound: "Level not found.",
+  priceChanged: "The price of this level has just changed. Nothing was charged: please check the new price and try again.",
   levelUpdated: "Level updated successfully!",
   purchasePrevious: "Please purchase previous levels first.",
   levelAlreadyActive: "This level is already active.",

@@ -199,6 +199,15 @@ export const withdrawSchema = z.pipe(
   }),
 );
 
+/**
+ * The optional body of a purchase or an unfreeze: the price the member was shown. When given, the
+ * server charges that price or nothing (409 price_changed). Clients of the earlier app send no
+ * body, and are charged the price of the moment, as before.
+ */
+export const levelActionSchema = z.object({
+  expectedCost: z.optional(amount({ label: "Expected cost", min: 0n, positiveMessage: "Expected cost must be 0 or more." })),
+});
+
 /** The spec's one sentence for any gift amount that is not a number of at least 0.01 in steps of 0.01. */
 const giftAmount = () => amount({ min: MIN_GIFT, positiveMessage: MSG.invalidGiftAmount, invalidMessage: MSG.invalidGiftAmount });
 

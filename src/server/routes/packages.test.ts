@@ -173,3 +173,49 @@ test("a level whose cost is 0 is activated and placed without moving any money",
   expect(await h.db.select().from(missedEarnings).where(eq(missedEarnings.buyerId, buyer.id))).toEqual([]);
   await h.checkLedger();
 });
+
+test("with the price the member was shown, a purchase or an unfreeze charges it or nothing (409 price_changed after an admin's edit); without it, the price of the moment, as before", async () => {
+  const price = async (cost: number, unfreezeCost: number) =>
+    expect((await h.call("PATCH", "/api/programs/3p/levels/1", { token: h.adminToken, body: { cost, unfreezeCost } })).status).toBe(200);
+  const act = (who: { token: string }, action: "purchase" | "unfreeze", options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) =>
+    h.call("POST", `/api/user/packages/${action}/3p/1`, { token: who.token, ...options });
+  const changed = { status: 409, body: { msg: "The price of this level has just changed. Nothing was charged: please check the new price and try again.", code: "price_changed" } };
+  const top = await m.member();
+  const owner = await m.member(top);
+  await m.bought(top, "3p", 1);
+
+  // The member was shown 5; an admin sets 7 before the click.
+  await price(7, 3.5);
+  const before = await m.balance(owner);
+  expect(await act(owner, "purchase", { body: { expectedCost: 5 } })).toMatchObject(changed);
+  expect(await m.balance(owner)).toBe(before);
+  const held = async (who: { token: string }) => (await h.me(who.token)).packages["3p"].levels.filter((l: { status: string }) => l.status !== "locked");
+  expect(await held(owner)).toEqual([]);
+  // Shown the new price, the member buys at it.
+  expect((await act(owner, "purchase", { body: { expectedCost: "7.00" } })).status).toBe(200);
+  expect(await m.balance(owner)).toBe(before - 7);
+
+  // Six partners fill the owner's matrix twice: the level freezes. The unfreeze was shown 3.50; it is now 4.
+  for (let i = 0; i < 6; i++) await m.bought(await m.member(owner), "3p", 1);
+  await price(7, 4);
+  const frozen = await m.balance(owner);
+  expect(await act(owner, "unfreeze", { body: { expectedCost: 3.5 } })).toMatchObject(changed);
+  expect(await m.balance(owner)).toBe(frozen);
+  expect((await m.matrix(owner, "3p", 1)).status).toBe("frozen");
+  expect((await act(owner, "unfreeze", { body: { expectedCost: 4 } })).status).toBe(200);
+  expect(await m.balance(owner)).toBe(frozen - 4);
+
+  // The earlier app's clients send no body, or an empty one under a JSON Content-Type: the price of the moment.
+  const bare = await m.member(top);
+  expect((await act(bare, "purchase")).status).toBe(200);
+  const empty = await m.member(top);
+  expect((await act(empty, "purchase", { rawBody: "", headers: { "content-type": "application/json" } })).status).toBe(200);
+  // A body that is not JSON, or a price that is not an amount, is refused before anything is bought.
+  const wrong = await m.member(top);
+  expect(await act(wrong, "purchase", { rawBody: "{", headers: { "content-type": "application/json" } })).toMatchObject({ status: 400, body: { code: "bad_json" } });
+  expect(await act(wrong, "purchase", { body: { expectedCost: "abc" } })).toMatchObject({ status: 400, body: { code: "validation" } });
+  expect(await held(wrong)).toEqual([]);
+
+  await price(5, 2.5);
+  await h.checkLedger();
+});

@@ -441,3 +441,19 @@ test("after a purchase every cycle of the program's matrices is refreshed", asyn
   await waitFor(() => expect(level1.every((q) => q.state.isInvalidated || q.state.dataUpdateCount > 1)).toBe(true));
   expect(matrixCalls(seen).length).toBeGreaterThanOrEqual(2);
 });
+
+test("the price the dialog showed is sent with the purchase; when an admin changed it meanwhile, the refusal is shown and the prices are read again", async () => {
+  const me = meWith(["active", "locked", "locked", "locked"]);
+  const seen = serve(me, {
+    preview: () => json(wirePreview({ action: "purchase", program: "3p", level: 2, amount: 1_000n, receiver: GRACE, matrix: { owner: GRACE, slot: 2, outcome: "paid" } })),
+    post: () => json({ msg: "The price of this level has just changed. Nothing was charged: please check the new price and try again.", code: "price_changed" }, 409),
+  });
+  renderClient(<PackagePage />, { me });
+  fireEvent.click(await screen.findByRole("button", { name: "Buy Lvl 2" }));
+  expect(await dialogText()).toContain("Level 2 of 3P costs 10.00 $");
+  const pricesRead = seen.filter((r) => new URL(r.url).pathname.endsWith("/levels")).length;
+  fireEvent.click(screen.getByRole("button", { name: "Yes, buy it!" }));
+  expect(await screen.findByText("The price of this level has just changed. Nothing was charged: please check the new price and try again.")).toBeTruthy();
+  expect(await posts(seen)[0]!.clone().json()).toEqual({ expectedCost: "10.00" });
+  await waitFor(() => expect(seen.filter((r) => new URL(r.url).pathname.endsWith("/levels")).length).toBeGreaterThan(pricesRead));
+});

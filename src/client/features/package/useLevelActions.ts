@@ -12,6 +12,8 @@ import { meKey } from "../../lib/me";
 import { failureMessage, successMessage } from "../../lib/serverMessage";
 import { getLevelPreview, type LevelPreview } from "./api/getPreview";
 import { usePurchaseLevel } from "./api/purchaseLevel";
+import type { LevelTarget } from "./api/levelMutation";
+import { levelsKey } from "../programs/api/getLevels";
 import { useUnfreezeLevel } from "./api/unfreezeLevel";
 import { canPurchase, type LevelView } from "./levels";
 import { PREVIEW_UNAVAILABLE, receiverSentence } from "./previewText";
@@ -23,7 +25,7 @@ interface LevelAction {
   /** What the action costs, from the level's price entry. */
   price: (price: NonNullable<LevelView["price"]>) => Cents;
   confirm: (level: number, cost: string) => { title: string; text: string; confirmText: string };
-  submit: (target: { program: ProgramId; level: number }) => Promise<unknown>;
+  submit: (target: LevelTarget) => Promise<unknown>;
   success: string;
   failure: string;
 }
@@ -84,16 +86,19 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     }
     const { preview } = read;
     // The preview's amount is the server's figure of this moment; the price list's is the fallback.
-    const cost = formatMoney(preview?.amount ?? action.price(view.price));
-    const dialog = action.confirm(view.level, cost);
+    // It is what the member agrees to pay: sent along, the server charges it or nothing.
+    const shown = preview?.amount ?? action.price(view.price);
+    const dialog = action.confirm(view.level, formatMoney(shown));
     const where = preview ? receiverSentence(preview) : PREVIEW_UNAVAILABLE;
     if (!(await confirmAction({ ...dialog, text: `${dialog.text} ${where}` }))) return;
     try {
-      const answer = await action.submit({ program, level: view.level });
+      const answer = await action.submit({ program, level: view.level, expectedCost: shown });
       toast.success(successMessage(answer, action.success));
       onDone(view.level);
     } catch (error) {
       toast.error(failureMessage(error, action.failure));
+      // An admin changed the price since it was shown: the cards show the new one.
+      if (error instanceof ApiError && error.code === "price_changed") void client.invalidateQueries({ queryKey: levelsKey(program) });
     }
   }
 

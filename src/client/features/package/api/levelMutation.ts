@@ -1,5 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { ProgramId } from "../../../../shared/constants";
+import { type Cents, formatDollars } from "../../../../shared/money";
 import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
@@ -8,7 +9,12 @@ import { matrixKey } from "./getMatrix";
 export interface LevelTarget {
   program: ProgramId;
   level: number;
+  /** The price the member was shown: the server charges it or nothing (409 price_changed). */
+  expectedCost?: Cents;
 }
+
+/** The body of a purchase or an unfreeze: the price the member was shown, when there is one. */
+export const levelActionBody = ({ expectedCost }: LevelTarget) => (expectedCost === undefined ? {} : { expectedCost: formatDollars(expectedCost) });
 
 /**
  * Purchase and unfreeze both move money and change level states: afterwards the current user
