@@ -4,7 +4,7 @@ import { MIN_GIFT } from "../../shared/constants";
 import type { Cents } from "../../shared/money";
 import * as z from "zod/mini";
 import { amountTooLarge, giftSchema } from "../../shared/schemas";
-import { failureMessage, successMessage } from "../lib/serverMessage";
+import { showFailure, successMessage } from "../lib/serverMessage";
 import { useSchemaForm } from "../lib/useSchemaForm";
 import { AmountInput, Field } from "./Field";
 import { Modal } from "./Modal";
@@ -54,7 +54,7 @@ export function GiftDialog({ open, title, email, label, hint, pending, send, con
       toast.success(successMessage(await send(amount), successDefault));
       close();
     } catch (failure) {
-      toast.error(failureMessage(failure, "An error occurred."));
+      showFailure(failure, "An error occurred.");
     }
   });
 

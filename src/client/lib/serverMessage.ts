@@ -1,4 +1,5 @@
 import toast from "react-hot-toast";
+import { SIGN_IN_AGAIN } from "../../shared/errorCodes";
 import { ApiError } from "./api";
 
 /**
@@ -9,6 +10,20 @@ import { ApiError } from "./api";
 export function failureMessage(error: unknown, fallback: string): string {
   if (error instanceof ApiError) return msgOf(error.body) ?? fallback;
   return fallback;
+}
+
+/**
+ * Shows a failure as an error toast (`failureMessage`), with `options` as react-hot-toast takes
+ * them (the id of a loading toast it replaces). Silent for the two refusals that only mean "sign
+ * in again", as the spec says ("No token, authorization denied", "Token is not valid"): the app
+ * signs the member out instead. A loading toast it would have replaced is dismissed.
+ */
+export function showFailure(error: unknown, fallback: string, options?: { id?: string }): void {
+  if (error instanceof ApiError && error.code !== undefined && SIGN_IN_AGAIN.has(error.code)) {
+    if (options?.id !== undefined) toast.dismiss(options.id);
+    return;
+  }
+  toast.error(failureMessage(error, fallback), options);
 }
 
 /** The `msg` of a successful answer, else the page's default success text. */
@@ -39,7 +54,7 @@ export async function withToast(texts: ToastTexts, send: () => Promise<unknown>)
     toast.success(successMessage(await send(), texts.success), { id });
     return true;
   } catch (error) {
-    toast.error(failureMessage(error, texts.failure), { id });
+    showFailure(error, texts.failure, { id });
     return false;
   }
 }

@@ -5,7 +5,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { isPage, PAGES } from "../../../shared/pages";
 import { loginSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
-import { failureMessage } from "../../lib/serverMessage";
+import { showFailure } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import type { FromState } from "../../app/RequireAuth";
 import { meKey, type Me } from "../../lib/me";
@@ -51,7 +51,7 @@ export default function LoginPage() {
         else setTicket(outcome.ticket);
       },
       onError: (error) => {
-        toast.error(failureMessage(error, "Login failed. Please check your credentials."));
+        showFailure(error, "Login failed. Please check your credentials.");
       },
     }),
   );

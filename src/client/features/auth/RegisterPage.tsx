@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { PAGES } from "../../../shared/pages";
 import { registerSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { showFailure, successMessage } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useAdminReferralId, useRegister } from "./api/register";
 import { AuthFrame } from "../../../ui/AuthFrame";
@@ -41,7 +41,7 @@ export default function RegisterPage() {
         navigate(PAGES.login);
       },
       onError: (error) => {
-        toast.error(failureMessage(error, "Registration failed. Please try again."));
+        showFailure(error, "Registration failed. Please try again.");
       },
     }),
   );

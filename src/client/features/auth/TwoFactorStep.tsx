@@ -1,8 +1,7 @@
-import toast from "react-hot-toast";
 import { twoFactorCodeSchema } from "../../../shared/contract/auth";
 import { Field } from "../../components/Field";
 import { ApiError } from "../../lib/api";
-import { failureMessage } from "../../lib/serverMessage";
+import { showFailure } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useLoginTwoFactor } from "./api/login";
 
@@ -25,7 +24,7 @@ export function TwoFactorStep({ ticket, onSignedIn, onRestart }: TwoFactorStepPr
       {
         onSuccess: onSignedIn,
         onError: (error) => {
-          toast.error(failureMessage(error, "The code could not be checked. Please try again."));
+          showFailure(error, "The code could not be checked. Please try again.");
           if (error instanceof ApiError && (error.code === "login_ticket_invalid" || error.code === "throttled")) onRestart();
         },
       },

@@ -102,3 +102,17 @@ test("Escape closes the gift modal", async () => {
   fireEvent.keyDown(document, { key: "Escape" });
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
 });
+
+test("a refused search shows the server's sentence (too many searches says to wait), not only 'An error occurred.'", async () => {
+  const throttled = "Too many searches (at most 30 a minute). Please wait a moment and try again.";
+  serveFetch((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(me));
+    if (path === "/api/user/search") return json({ msg: throttled, code: "throttled" }, 429);
+    return json({ msg: "Not found.", code: "not_found" }, 404);
+  });
+  renderClient(<SendGiftsPage />, { me });
+  fireEvent.change(screen.getByLabelText("Find a user"), { target: { value: "grace" } });
+  expect(await screen.findByText(throttled, {}, { timeout: 1500 })).toBeTruthy();
+  expect(screen.getByRole("button", { name: "Try again" })).toBeTruthy();
+});

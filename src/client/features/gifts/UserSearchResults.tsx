@@ -1,13 +1,15 @@
 import { EmptyState } from "../../components/EmptyState";
 import { ErrorState } from "../../components/ErrorState";
 import { Spinner } from "../../components/Spinner";
+import { failureMessage } from "../../lib/serverMessage";
 import { type FoundUser, useUserSearch } from "./api/searchUsers";
 
 /** The users matching a settled search text, each with a button to gift them. */
 export function UserSearchResults({ text, onChoose }: { text: string; onChoose: (user: FoundUser) => void }) {
   const search = useUserSearch(text);
   if (search.isPending) return <Spinner label="Searching..." />;
-  if (search.isError) return <ErrorState message="An error occurred." onRetry={() => void search.refetch()} />;
+  // The server's sentence when it gave one (too many searches a minute says how long to wait).
+  if (search.isError) return <ErrorState message={failureMessage(search.error, "An error occurred.")} onRetry={() => void search.refetch()} />;
   if (search.data.length === 0) return <EmptyState message="No users found." />;
   return (
     <ul className="flex flex-col gap-3" aria-label="Search results">

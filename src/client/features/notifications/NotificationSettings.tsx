@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from "react";
 import toast from "react-hot-toast";
 import type { NotificationKind } from "../../../shared/constants";
 import { QueryState } from "../../components/QueryState";
-import { failureMessage } from "../../lib/serverMessage";
+import { showFailure } from "../../lib/serverMessage";
 import { useNotificationSettings, useSaveNotificationSettings } from "./api/settings";
 
 /**
@@ -33,7 +33,7 @@ export default function NotificationSettings() {
       setMuted(new Set(answer.kinds.filter((k) => k.muted).map((k) => k.kind)));
       toast.success("Notification settings saved.");
     } catch (error) {
-      toast.error(failureMessage(error, "Your notification settings could not be saved."));
+      showFailure(error, "Your notification settings could not be saved.");
     }
   };
 

@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import NotificationsPage from "./NotificationsPage";
@@ -53,4 +53,22 @@ test("a refused save says why", async () => {
   const form = within(await screen.findByRole("form", { name: "Notification settings" }));
   fireEvent.click(form.getByRole("button", { name: "Save settings" }));
   expect((await screen.findAllByText("Notices about your own deposits and withdrawals are security notices and cannot be muted.")).length).toBeGreaterThan(0);
+});
+
+test("a refused save of the settings is said once, not twice", async () => {
+  const refusal = "Notices about your own deposits and withdrawals are security notices and cannot be muted.";
+  serveFetch(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(member));
+    if (path === "/api/user/notifications") return json({ items: [], totalPages: 0, unread: 0 });
+    if (path === "/api/user/notifications/settings")
+      return request.method === "PUT" ? json({ msg: refusal, code: "notification_not_mutable" }, 400) : json({ kinds: kinds([]) });
+    return json({ msg: "Not found.", code: "not_found" }, 404);
+  });
+  renderClient(<NotificationsPage />, { me: member });
+  const form = within(await screen.findByRole("form", { name: "Notification settings" }));
+  fireEvent.click(form.getByRole("button", { name: "Save settings" }));
+  await screen.findAllByText(refusal);
+  await act(() => Bun.sleep(200));
+  expect(screen.getAllByText(refusal)).toHaveLength(1);
 });

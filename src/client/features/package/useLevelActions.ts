@@ -9,7 +9,7 @@ import { formatMoney } from "../../components/Money";
 import { ApiError } from "../../lib/api";
 import { confirmAction } from "../../lib/confirm";
 import { meKey } from "../../lib/me";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { showFailure, successMessage } from "../../lib/serverMessage";
 import { getLevelPreview, type LevelPreview } from "./api/getPreview";
 import { usePurchaseLevel } from "./api/purchaseLevel";
 import type { LevelTarget } from "./api/levelMutation";
@@ -96,7 +96,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
       toast.success(successMessage(answer, action.success));
       onDone(view.level);
     } catch (error) {
-      toast.error(failureMessage(error, action.failure));
+      showFailure(error, action.failure);
       // An admin changed the price since it was shown: the cards show the new one.
       if (error instanceof ApiError && error.code === "price_changed") void client.invalidateQueries({ queryKey: levelsKey(program) });
     }

@@ -3,7 +3,7 @@ import { MIN_LEVEL_PRICE, type ProgramId } from "../../../shared/constants";
 import { formatDollars } from "../../../shared/money";
 import { levelPriceSchema } from "../../../shared/schemas";
 import { AmountInput, Field } from "../../components/Field";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { showFailure, successMessage } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import type { LevelPrice } from "./api/getLevels";
 import { useUpdateLevel } from "./api/updateLevel";
@@ -22,7 +22,7 @@ export function LevelPriceForm({ program, price }: { program: ProgramId; price: 
       const answer = await update.mutateAsync({ level: price.level, ...prices });
       toast.success(successMessage(answer, "Level updated successfully!"));
     } catch (error) {
-      toast.error(failureMessage(error, "Failed to update level"));
+      showFailure(error, "Failed to update level");
     }
   });
 

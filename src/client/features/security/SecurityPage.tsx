@@ -5,7 +5,7 @@ import { CopyButton } from "../../components/CopyButton";
 import { ErrorState } from "../../components/ErrorState";
 import { Field } from "../../components/Field";
 import { Spinner } from "../../components/Spinner";
-import { failureMessage } from "../../lib/serverMessage";
+import { showFailure } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useBeginSetup, useDisableTwoFactor, useEnableTwoFactor, useTwoFactorStatus } from "./api/twoFactor";
 import { QrCode } from "../../components/QrCode";
@@ -63,7 +63,7 @@ function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
         reset();
         onEnabled(recoveryCodes);
       },
-      onError: (error) => toast.error(failureMessage(error, "The code could not be checked. Please try again.")),
+      onError: (error) => showFailure(error, "The code could not be checked. Please try again."),
     }),
   );
 
@@ -78,7 +78,7 @@ function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           type="button"
           className="btn-primary self-start"
           disabled={setup.isPending}
-          onClick={() => setup.mutate(undefined, { onError: (error) => toast.error(failureMessage(error, "Could not start the set-up.")) })}
+          onClick={() => setup.mutate(undefined, { onError: (error) => showFailure(error, "Could not start the set-up.") })}
         >
           {setup.isPending ? "Starting..." : "Set up two-factor authentication"}
         </button>
@@ -148,7 +148,7 @@ function Enabled({ codesLeft }: { codesLeft: number }) {
         toast.success(msg);
         reset();
       },
-      onError: (error) => toast.error(failureMessage(error, "The code could not be checked. Please try again.")),
+      onError: (error) => showFailure(error, "The code could not be checked. Please try again."),
     }),
   );
   return (

@@ -3,7 +3,7 @@ import { DataTable, type Column } from "../../components/DataTable";
 import { EmailText, LongId } from "../../components/LongText";
 import { Money } from "../../components/Money";
 import { confirmAction } from "../../lib/confirm";
-import { failureMessage, successMessage } from "../../lib/serverMessage";
+import { showFailure, successMessage } from "../../lib/serverMessage";
 import { useDeleteUser } from "./api/deleteUser";
 import type { UserRow } from "./api/getUsers";
 
@@ -27,7 +27,7 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
     try {
       toast.success(successMessage(await remove.mutateAsync(user.id), "User deleted successfully!"));
     } catch (error) {
-      toast.error(failureMessage(error, "Failed to delete user."));
+      showFailure(error, "Failed to delete user.");
     }
   }
 

@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen } from "@testing-library/react";
+import { act, fireEvent, screen } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import { estimateWithdrawal } from "../../lib/withdrawalEstimate";
@@ -99,4 +99,20 @@ test("an address of the other network is said beside the field, and nothing is s
   submit();
   expect(await screen.findByText(/^A BEP20 \(BNB Smart Chain\) address starts with 0x/)).toBeTruthy();
   expect(seen.some((r) => r.method === "POST")).toBe(false);
+});
+
+// Spec: "It shows as an error toast, except 'No token, authorization denied' and 'Token is not
+// valid', which are silent": a session that ended signs the member out, with no toast.
+test("a withdrawal refused because the session ended shows no toast", async () => {
+  serveFetch((request) => {
+    if (new URL(request.url).pathname === "/api/auth") return json(wireMe(me));
+    return json({ msg: "Token is not valid", code: "bad_token" }, 401);
+  });
+  renderClient(<WithdrawForm />, { me });
+  fireEvent.change(screen.getByLabelText("Wallet address"), { target: { value: "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh" } });
+  fireEvent.change(screen.getByLabelText("Amount (USDT)"), { target: { value: "10" } });
+  fireEvent.click(screen.getByRole("button", { name: "Submit withdrawal" }));
+  await act(() => Bun.sleep(300));
+  expect(screen.queryAllByText("Token is not valid")).toEqual([]);
+  expect(screen.queryAllByText("Submitting withdrawal...")).toEqual([]);
 });

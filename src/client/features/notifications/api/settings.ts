@@ -17,7 +17,8 @@ export const useNotificationSettings = () =>
 export function useSaveNotificationSettings() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (muted: NotificationKind[]) => call(MEMBER.saveNotificationSettings, { body: { muted } }),
+    // Quiet: the settings form shows a failure itself (one toast, not two).
+    mutationFn: (muted: NotificationKind[]) => call(MEMBER.saveNotificationSettings, { body: { muted }, quiet: true }),
     onSuccess: (answer) => client.setQueryData(notificationSettingsKey, answer),
   });
 }
