@@ -1,4 +1,3 @@
-import { useLayoutEffect, useRef } from "react";
 import { FREEZE_AT_CYCLES } from "../../../shared/constants";
 import { Money } from "../../components/Money";
 import { StatusBadge } from "../../components/StatusBadge";
@@ -30,23 +29,9 @@ function AvailableBadge() {
 /** One level: price, state and the one action that state allows. */
 export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
   const { level, status, price } = view;
-  // When the action succeeds its button goes (the level's state changed): the focus it had moves
-  // to the level's own button rather than falling to the page.
-  const header = useRef<HTMLButtonElement>(null);
-  const actionFocused = useRef(false);
-  useLayoutEffect(() => {
-    if (!actionFocused.current) return;
-    actionFocused.current = false;
-    if (document.activeElement === null || document.activeElement === document.body) header.current?.focus();
-  }, [status]);
-  const track = { onFocus: () => void (actionFocused.current = true), onBlur: () => void (actionFocused.current = false) };
-  // While a purchase or an unfreeze runs the action stays focusable (aria-disabled, not disabled):
-  // the confirmation dialog gives the focus back to it, and a refusal leaves it there.
-  const busyClass = busy ? "cursor-not-allowed opacity-60" : "";
   return (
     <article className={`card flex h-full flex-col gap-3 ${selected ? "ring-2 ring-line-strong" : ""}`}>
       <button
-        ref={header}
         type="button"
         aria-pressed={selected}
         onClick={onSelect}
@@ -86,22 +71,15 @@ export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onB
       {status === "locked" && (
         <button
           type="button"
-          className={`btn btn-sm focus-ring mt-auto ${look === "available" ? "btn-primary" : "btn-secondary"} ${busyClass}`}
-          aria-disabled={busy}
-          onClick={() => !busy && onBuy()}
-          {...track}
+          className={`btn btn-sm focus-ring mt-auto ${look === "available" ? "btn-primary" : "btn-secondary"}`}
+          disabled={busy}
+          onClick={onBuy}
         >
           Buy Lvl {level}
         </button>
       )}
       {status === "frozen" && (
-        <button
-          type="button"
-          className={`btn btn-secondary btn-sm focus-ring mt-auto ${busyClass}`}
-          aria-disabled={busy}
-          onClick={() => !busy && onUnfreeze()}
-          {...track}
-        >
+        <button type="button" className="btn btn-secondary btn-sm focus-ring mt-auto" disabled={busy} onClick={onUnfreeze}>
           Unfreeze Lvl {level}
         </button>
       )}

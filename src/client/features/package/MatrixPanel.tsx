@@ -142,13 +142,7 @@ function FrozenNote({ level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
           Unfreezing costs <Money value={matrix.unfreezeCost} className="font-semibold" />: the level starts a new cycle and
           receives payments again.
         </p>
-        {/* Focusable while an action runs (aria-disabled): the dialog gives the focus back to it. */}
-        <button
-          type="button"
-          className={`btn btn-primary btn-sm focus-ring self-start ${busy ? "cursor-not-allowed opacity-60" : ""}`}
-          aria-disabled={busy}
-          onClick={() => !busy && onUnfreeze()}
-        >
+        <button type="button" className="btn btn-primary btn-sm focus-ring self-start" disabled={busy} onClick={onUnfreeze}>
           <span>
             Unfreeze for <Money value={matrix.unfreezeCost} />
           </span>
