@@ -15,16 +15,17 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
   zValidator(target, schema, (result, c) => {
     if (target === "json" && !sentAsJson(c)) return refusal(c, "validation", MSG.bodyNotJson);
     if (result.success) return wellFormed(result.data) ? undefined : refusal(c, "bad_character");
-    const issue = result.error.issues[0];
-    const msg =
-      !issue || (issue.path.length === 0 && issue.code === "invalid_type")
-        ? "The request body must be a JSON object."
-        : issue.message;
-    return refusal(c, "validation", msg);
+    return refusal(c, "validation", firstProblem(result.error.issues));
   });
 
+/** The first problem a schema found, in words; a body that is no object at all says so. */
+export function firstProblem(issues: readonly { path: readonly PropertyKey[]; code: string; message: string }[]): string {
+  const issue = issues[0];
+  return !issue || (issue.path.length === 0 && issue.code === "invalid_type") ? "The request body must be a JSON object." : issue.message;
+}
+
 /** Whether the request's Content-Type, if it has one, is JSON's (read as Hono's validator reads it). */
-function sentAsJson(c: Context): boolean {
+export function sentAsJson(c: Context): boolean {
   const type = c.req.header("content-type");
   return type === undefined || /^application\/([\w.-]+\+)?json$/i.test(type.split(";")[0]!.trim());
 }

@@ -10,7 +10,7 @@ import { levelActionSchema, levelParam } from "../../shared/schemas";
 import type { AppEnv } from "../env";
 import { reply } from "../reply";
 import { idempotency, transact } from "../transact";
-import { validate, validatePath } from "../validate";
+import { firstProblem, sentAsJson, validate, validatePath } from "../validate";
 
 /**
  * The body of a purchase or an unfreeze, which may be absent: `{expectedCost}`, the price the
@@ -20,8 +20,7 @@ import { validate, validatePath } from "../validate";
 async function expectedCostOf(c: Context<AppEnv>): Promise<Cents | undefined> {
   const text = await c.req.text();
   if (text.trim() === "") return undefined;
-  const type = c.req.header("content-type");
-  if (type !== undefined && !/^application\/([\w.-]+\+)?json$/i.test(type.split(";")[0]!.trim())) return refuse("validation", MSG.bodyNotJson);
+  if (!sentAsJson(c)) return refuse("validation", MSG.bodyNotJson);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -29,7 +28,7 @@ async function expectedCostOf(c: Context<AppEnv>): Promise<Cents | undefined> {
     return refuse("bad_json");
   }
   const read = levelActionSchema.safeParse(body);
-  if (!read.success) return refuse("validation", read.error.issues[0]?.message ?? "The request body must be a JSON object.");
+  if (!read.success) return refuse("validation", firstProblem(read.error.issues));
   return read.data.expectedCost;
 }
 
