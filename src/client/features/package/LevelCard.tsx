@@ -1,7 +1,9 @@
+import { useLayoutEffect, useRef } from "react";
 import { FREEZE_AT_CYCLES } from "../../../shared/constants";
 import { Money } from "../../components/Money";
 import { StatusBadge } from "../../components/StatusBadge";
 import { Icon } from "../../../ui/icons";
+import { busyLook, whileBusy } from "./busyButton";
 import type { LevelLook, LevelView } from "./levels";
 
 interface LevelCardProps {
@@ -11,6 +13,8 @@ interface LevelCardProps {
   slotCount: number;
   selected: boolean;
   busy: boolean;
+  /** This level's action just succeeded (its button goes with the level's new state). */
+  justDone: boolean;
   onSelect: () => void;
   onBuy: () => void;
   onUnfreeze: () => void;
@@ -27,11 +31,22 @@ function AvailableBadge() {
 }
 
 /** One level: price, state and the one action that state allows. */
-export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
+export function LevelCard({ view, look, slotCount, selected, busy, justDone, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
   const { level, status, price } = view;
+  const header = useRef<HTMLButtonElement>(null);
+  const hasAction = status === "locked" || status === "frozen";
+  // When an action succeeds, its button (here, or the panel's Unfreeze) goes once the level's new
+  // state shows: the keyboard focus it held would fall to the page, so the level's own button
+  // takes it. Focus anywhere else is left where it is.
+  useLayoutEffect(() => {
+    if (!justDone || hasAction) return;
+    const focused = document.activeElement;
+    if (focused === null || focused === document.body) header.current?.focus();
+  }, [justDone, hasAction]);
   return (
     <article className={`card flex h-full flex-col gap-3 ${selected ? "ring-2 ring-line-strong" : ""}`}>
       <button
+        ref={header}
         type="button"
         aria-pressed={selected}
         onClick={onSelect}
@@ -71,15 +86,14 @@ export function LevelCard({ view, look, slotCount, selected, busy, onSelect, onB
       {status === "locked" && (
         <button
           type="button"
-          className={`btn btn-sm focus-ring mt-auto ${look === "available" ? "btn-primary" : "btn-secondary"}`}
-          disabled={busy}
-          onClick={onBuy}
+          className={`btn btn-sm focus-ring mt-auto ${look === "available" ? "btn-primary" : "btn-secondary"} ${busyLook(busy)}`}
+          {...whileBusy(busy, onBuy)}
         >
           Buy Lvl {level}
         </button>
       )}
       {status === "frozen" && (
-        <button type="button" className="btn btn-secondary btn-sm focus-ring mt-auto" disabled={busy} onClick={onUnfreeze}>
+        <button type="button" className={`btn btn-secondary btn-sm focus-ring mt-auto ${busyLook(busy)}`} {...whileBusy(busy, onUnfreeze)}>
           Unfreeze Lvl {level}
         </button>
       )}

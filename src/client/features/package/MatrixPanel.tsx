@@ -5,6 +5,7 @@ import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
 import { Icon } from "../../../ui/icons";
 import { useMatrix, type Matrix } from "./api/getMatrix";
+import { busyLook, whileBusy } from "./busyButton";
 import { CycleNav } from "./CycleNav";
 import type { LevelLook, LevelView } from "./levels";
 import { SlotCard } from "./SlotCard";
@@ -142,7 +143,7 @@ function FrozenNote({ level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
           Unfreezing costs <Money value={matrix.unfreezeCost} className="font-semibold" />: the level starts a new cycle and
           receives payments again.
         </p>
-        <button type="button" className="btn btn-primary btn-sm focus-ring self-start" disabled={busy} onClick={onUnfreeze}>
+        <button type="button" className={`btn btn-primary btn-sm focus-ring self-start ${busyLook(busy)}`} {...whileBusy(busy, onUnfreeze)}>
           <span>
             Unfreeze for <Money value={matrix.unfreezeCost} />
           </span>

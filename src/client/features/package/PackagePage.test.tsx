@@ -1,7 +1,7 @@
+import { closeDialogsAfterEach } from "../../../testing/dialogs";
 import { json, serveFetch, useDom } from "../../../testing/dom";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
-import { afterEach, expect, test } from "bun:test";
-import Swal from "sweetalert2";
+import { expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { levelPreview, matrix as matrixSchema } from "../../../shared/contract/member";
@@ -13,11 +13,7 @@ import PackagePage from "./PackagePage";
 
 useDom();
 
-// sweetalert2 keeps one dialog in document.body, outside what Testing Library cleans up.
-afterEach(() => {
-  Swal.close();
-  for (const node of document.querySelectorAll(".swal2-container")) node.remove();
-});
+closeDialogsAfterEach();
 
 const prices = [1, 2, 3, 4].map((level) => ({ level, cost: 5 * 2 ** (level - 1), unfreezeCost: 2.5 * 2 ** (level - 1) }));
 

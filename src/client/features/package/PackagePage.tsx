@@ -62,6 +62,7 @@ export default function PackagePage() {
                       slotCount={SLOTS_PER_LEVEL[program]}
                       selected={view.level === selected}
                       busy={actions.busy}
+                      justDone={actions.done === view.level}
                       onSelect={() => setSelected(view.level)}
                       onBuy={() => void actions.buy(view)}
                       onUnfreeze={() => void actions.unfreeze(view)}

@@ -64,6 +64,9 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
   // which the dialog would then fail to give back); a second click meanwhile is ignored.
   const [checking, setChecking] = useState(false);
   const opening = useRef(false);
+  // The level whose action last succeeded: its action button goes with its new state, and the
+  // keyboard focus it held moves to the level's own button (LevelCard).
+  const [done, setDone] = useState<number | null>(null);
   const name = program.toUpperCase();
 
   /** The price check, the preview, the confirmation, the call and its toasts: the same for both actions. */
@@ -75,6 +78,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     if (opening.current) return;
     opening.current = true;
     setChecking(true);
+    setDone(null);
     const read = await readPreview(action.name, program, view.level).finally(() => {
       opening.current = false;
       setChecking(false);
@@ -94,6 +98,7 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     try {
       const answer = await action.submit({ program, level: view.level, expectedCost: shown });
       toast.success(successMessage(answer, action.success));
+      setDone(view.level);
       onDone(view.level);
     } catch (error) {
       showFailure(error, action.failure);
@@ -132,5 +137,5 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
       failure: "Unfreeze failed.",
     });
 
-  return { buy, unfreeze: unfreezeLevel, busy: purchase.isPending || unfreeze.isPending, checking };
+  return { buy, unfreeze: unfreezeLevel, busy: purchase.isPending || unfreeze.isPending, checking, done };
 }
