@@ -33,6 +33,23 @@ export function acceptableName(raw: string): string {
 }
 
 /**
+ * Refuses, as registerUser would, a sign-up that cannot succeed as things stand: a name not
+ * acceptable, a referral ID nobody live holds, an email already taken. Cheap (two look-ups by
+ * index), so that a refused sign-up costs no password hash; registerUser checks again, in its
+ * transaction, and decides.
+ */
+export async function refuseHopelessSignUp(db: Db, input: Pick<NewUser, "name" | "email" | "referralId">): Promise<void> {
+  acceptableName(input.name);
+  const [referrer] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.referralId, normalizeReferralId(input.referralId)), isNull(users.deletedAt)));
+  if (!referrer) return refuse("invalid_referral");
+  const [taken] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, sql`lower(${input.email})`));
+  if (taken) return refuse("email_taken");
+}
+
+/**
  * A sign-up: the user registered in one transaction (registerUser), then the chains rebalanced
  * where that calls for it (chains.ts rebalanceChains, a transaction of its own when it does).
  * The sign-up stands once committed: a takeover that fails is logged, and the next sign-up in

@@ -316,6 +316,48 @@ describe("password hashing runs with bounded concurrency", () => {
     expect(loadConfig({}).loginChecksPerSource).toBe(2);
   });
 
+  test("a sign-up bound to be refused hashes no password: an unknown referral ID, a taken email, a reserved name", async () => {
+    let hashes = 0;
+    const counting: PasswordHasher = { hash: (p) => (hashes++, testHasher.hash(p)), verify: testHasher.verify };
+    await withHarness(
+      async (own) => {
+        const body = (over: Record<string, string>) => ({ name: "Hope", email: "hope@test.local", password: "secret-password", referralId: own.adminReferralId, ...over });
+        const register = (over: Record<string, string>) => own.call("POST", "/api/auth/register", { body: body(over) });
+        expect(await register({ referralId: "NOSUCHREF" })).toMatchObject({ status: 400, body: { code: "invalid_referral" } });
+        expect(await register({ email: ADMIN.email.toUpperCase() })).toMatchObject({ status: 409, body: { code: "email_taken" } });
+        expect(await register({ name: "S y s t e m" })).toMatchObject({ status: 400, body: { code: "validation" } });
+        expect(hashes).toBe(0);
+        expect((await register({})).status).toBe(201);
+        expect(hashes).toBe(1);
+      },
+      { hasher: counting },
+    );
+  });
+
+  test("one address gets two sign-ups hashed at once: the next is 'busy' at once and uses up no sign-up; other addresses go on", async () => {
+    const gated = gatedHasher();
+    await withHarness(
+      async (own) => {
+        const from = (address: string) => ({
+          body: { name: "Flood", email: `flood-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret-password", referralId: own.adminReferralId },
+          headers: { "x-forwarded-for": address },
+        });
+        gated.hold();
+        const flooding = [0, 1].map(() => own.call("POST", "/api/auth/register", from("203.0.113.91")));
+        await Bun.sleep(50);
+        const third = await own.call("POST", "/api/auth/register", from("203.0.113.91"));
+        expect(third).toMatchObject({ status: 429, body: { code: "busy" } });
+        const other = own.call("POST", "/api/auth/register", from("198.51.100.91"));
+        gated.release();
+        expect((await Promise.all([...flooding, other])).map((r) => r.status)).toEqual([201, 201, 201]);
+        // The busy one gave its sign-up back: the address's third of SIGNUP_LIMIT=3 is still there.
+        expect((await own.call("POST", "/api/auth/register", from("203.0.113.91"))).status).toBe(201);
+        expect((await own.call("POST", "/api/auth/register", from("203.0.113.91"))).status).toBe(429);
+      },
+      { config: { trustProxy: true, signupLimit: 3, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
+    );
+  });
+
   test("the server's hasher is bounded by default (2 x CPUs at once, a bounded queue)", async () => {
     const config = loadConfig({});
     expect(config.hashConcurrency).toBeGreaterThanOrEqual(2);

@@ -4,7 +4,7 @@ import { signalStreamsClosed } from "../../core/notifications";
 import { login, revokeToken, sessionGeneration } from "../../core/sessions";
 import { takeHit } from "../../core/throttle";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
-import { adminReferralId, memberForToken, signUp, type SignedInMember } from "../../core/users";
+import { adminReferralId, memberForToken, refuseHopelessSignUp, signUp, type SignedInMember } from "../../core/users";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
@@ -41,12 +41,13 @@ function encodedMember(found: SignedInMember): string {
 }
 
 /**
- * Logins being checked, per source address, in this process. The password hasher is bounded
- * (src/core/sessions.ts `boundedHasher`: a few at once, a bounded queue, then `busy` for
- * everyone), so one address sending logins as fast as it can, for made-up emails say, would keep
- * everyone else's answer at `busy`. Past `loginChecksPerSource` at once, an address's next login
- * is refused `busy` at once, before any hashing, and is no failure; other addresses go on. Like
- * the hasher's bound, it counts this process's own work, so it lives in its memory.
+ * Password work (logins being checked, sign-ups' passwords being hashed), per source address, in
+ * this process. The password hasher is bounded (src/core/sessions.ts `boundedHasher`: a few at
+ * once, a bounded queue, then `busy` for everyone), so one address sending logins or sign-ups as
+ * fast as it can, for made-up emails say, would keep everyone else's answer at `busy`. Past
+ * `loginChecksPerSource` at once, an address's next one is refused `busy` at once, before any
+ * hashing, and is no failure; other addresses go on. Like the hasher's bound, it counts this
+ * process's own work, so it lives in its memory.
  */
 const checking = new Map<string, number>();
 
@@ -102,9 +103,14 @@ export const authRoutes = new Hono<AppEnv>()
     const { db, hasher, config } = c.get("deps");
     const input = c.req.valid("json");
     // Counted before the password is hashed, so sign-ups past the limit cost no hashing either.
-    const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR }, sourceAddress(c), MSG.tooManySignUps);
+    const source = sourceAddress(c);
+    const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR }, source, MSG.tooManySignUps);
     try {
-      const passwordHash = await hasher.hash(input.password);
+      // A sign-up bound to be refused is refused before its password is hashed, and the hashing
+      // is shared out among addresses as logins' is: refused sign-ups give their hit back, so
+      // without both one address could keep the hasher busy for everyone.
+      await refuseHopelessSignUp(db, input);
+      const passwordHash = await oneOfFewFrom(source, config.loginChecksPerSource, () => hasher.hash(input.password));
       await signUp(db, { ...input, passwordHash });
     } catch (error) {
       // No account was made: the attempt does not count against the address.
