@@ -18,10 +18,11 @@ export interface Config {
   /** Largest request body accepted, in bytes. */
   bodyLimit: number;
   /**
-   * TRUST_PROXY=1: the caller's address is the first X-Forwarded-For hop (the server sits behind
-   * a proxy that sets it). Otherwise it is the socket's, and X-Forwarded-For is ignored.
+   * TRUST_PROXY=n: the server sits behind n proxies of its operator's, each adding the address it
+   * was reached from to X-Forwarded-For; the caller's address is the n-th from the end (what the
+   * caller wrote there itself comes before). 0: the socket's address, and the header is ignored.
    */
-  trustProxy: boolean;
+  trustProxy: number;
   /** Sign-ups per source address per hour; 0 turns the limit off. */
   signupLimit: number;
   /** ADMIN_REQUIRE_2FA=1: an admin without two-factor reaches only the 2FA set-up routes. */
@@ -47,7 +48,7 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["ADMIN_PASSWORD", "password of that admin; unset: random, printed once in the log", "(random)"],
   ["DEPOSIT_WALLET_ADDRESS", "TRC20 address shown on the deposit page when TRC20_DEPOSIT_ADDRESS is unset", "(demo address)"],
   ["CORS_ORIGINS", "comma-separated origins allowed to call /api from other sites", "(same origin only)"],
-  ["TRUST_PROXY", "1: the caller's address is the first X-Forwarded-For hop (set it only behind a proxy that sets that header)", "0 (the socket's address)"],
+  ["TRUST_PROXY", "n: behind n proxies of yours, each adding to X-Forwarded-For; the caller's address is the n-th hop from its end", "0 (the socket's address)"],
   ["SIGNUP_LIMIT", "sign-ups per source address per hour; 0 turns the limit off", "20"],
   ["LOGIN_CHECKS_PER_SOURCE", "logins checked at once from one source address (per server process), then 429 busy; 0 turns the cap off", "2"],
   ["ADMIN_REQUIRE_2FA", "1: admins must turn on two-factor authentication before anything else", "0"],
@@ -59,6 +60,14 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
 export const RESET_ADMIN_FLAG = "--reset-admin-password";
 
 const flag = (value: string | undefined) => value === "1" || value?.toLowerCase() === "true";
+
+/** TRUST_PROXY: a number of proxies; "true" (as a flag) is one, "false" none. */
+function proxyCount(value: string | undefined): number {
+  const text = value?.trim().toLowerCase();
+  if (text === "true") return 1;
+  if (text === "false") return 0;
+  return wholeNumber("TRUST_PROXY", text, 0);
+}
 
 function wholeNumber(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback;
@@ -97,7 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((s) => s.trim())
       .filter(Boolean),
     bodyLimit: 64 * 1024,
-    trustProxy: flag(env.TRUST_PROXY),
+    trustProxy: proxyCount(env.TRUST_PROXY),
     signupLimit: wholeNumber("SIGNUP_LIMIT", env.SIGNUP_LIMIT, 20),
     adminRequire2fa: flag(env.ADMIN_REQUIRE_2FA),
     adminGiftMax: dollars("ADMIN_GIFT_MAX", env.ADMIN_GIFT_MAX, ADMIN_GIFT_MAX_DEFAULT),

@@ -7,17 +7,23 @@ import type { AppEnv } from "../env";
  *
  * - The socket's address, which Bun gives through the server object that Bun.serve passes to
  *   the app's fetch (Hono's `c.env`).
- * - With TRUST_PROXY=1, the first X-Forwarded-For hop instead (when it is an address): only for
- *   a server behind a proxy that sets that header itself, since anyone can send it.
+ * - With TRUST_PROXY=n (n proxies of the operator's in front, each adding the address it was
+ *   reached from to X-Forwarded-For), the n-th hop from the header's end instead, when it is an
+ *   address. Anyone can send the header: whatever the caller wrote comes before the hops our
+ *   proxies added, so a made-up first hop counts for nothing. A header with fewer hops than
+ *   proxies (a request that skipped the outer ones) counts by its first, which a proxy of ours
+ *   wrote.
  * - Neither (app.request() in tests): "unknown".
  *
  * An IPv6 address counts as its /64 network, which one subscriber usually holds whole: one
  * home must not count as 2^64 sources.
  */
 export function sourceAddress(c: Context<AppEnv>): string {
-  if (c.get("deps").config.trustProxy) {
-    const first = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-    if (first && /^[0-9A-Fa-f:.]{2,45}$/.test(first)) return sourceKey(first);
+  const proxies = c.get("deps").config.trustProxy;
+  if (proxies > 0) {
+    const hops = c.req.header("x-forwarded-for")?.split(",") ?? [];
+    const hop = hops[Math.max(0, hops.length - proxies)]?.trim();
+    if (hop && /^[0-9A-Fa-f:.]{2,45}$/.test(hop)) return sourceKey(hop);
   }
   const server = c.env as { requestIP?: (request: Request) => { address: string } | null } | undefined;
   const address = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw)?.address : undefined;

@@ -18,7 +18,7 @@ import { loadConfig } from "../config";
  */
 
 let h: Harness;
-useMoneyHarness((made) => (h = made), { config: { trustProxy: true } });
+useMoneyHarness((made) => (h = made), { config: { trustProxy: 1 } });
 
 const login = (email: string, password: string, from: string) =>
   h.call("POST", "/api/auth/login", { body: { email, password }, headers: { "x-forwarded-for": from } });
@@ -134,7 +134,7 @@ describe("login: failures slow down the pair (email, source), not the email for 
         expect(await attempt("brand-new-admin-password", "192.0.2.99", cookieOf(before))).toMatchObject({ status: 429, body: { code: "throttled" } });
         expect((await attempt("brand-new-admin-password", "192.0.2.99", cookieOf(after))).status).toBe(200);
       },
-      { config: { trustProxy: true } },
+      { config: { trustProxy: 1 } },
     );
   });
 
@@ -179,6 +179,34 @@ describe("login: failures slow down the pair (email, source), not the email for 
     });
   });
 
+  test("behind TRUST_PROXY proxies, the source is the hop the outermost one added: what the caller wrote before it counts for nothing", async () => {
+    const sourcesOf = async (proxies: number, headers: string[]) =>
+      withHarness(
+        async (own) => {
+          const user = await own.signUp();
+          for (const header of headers) {
+            const res = await own.call("POST", "/api/auth/login", { body: { email: user.email, password: "guess" }, headers: { "x-forwarded-for": header } });
+            expect(res.status).toBe(400);
+          }
+          const rows = await own.db.select({ source: loginFailures.source }).from(loginFailures).where(eq(loginFailures.email, user.email));
+          return rows.map((r) => r.source);
+        },
+        { config: { trustProxy: proxies } },
+      );
+    // One proxy appending the address it was reached from (nginx's $proxy_add_x_forwarded_for):
+    // the caller's made-up first hops change nothing.
+    expect(await sourcesOf(1, ["10.0.0.1, 203.0.113.7", "10.0.0.2, 203.0.113.7", "203.0.113.7", "2001:db8::1, 203.0.113.7"])).toEqual(Array(4).fill("203.0.113.7"));
+    // A CDN, then nginx: the second hop from the end. A request that reached nginx directly has one hop, nginx's.
+    expect(await sourcesOf(2, ["1.1.1.1, 203.0.113.8, 198.51.100.1", "203.0.113.8, 198.51.100.2", "203.0.113.9"])).toEqual(["203.0.113.8", "203.0.113.8", "203.0.113.9"]);
+    // A hop that is no address: the socket's (here none: "unknown").
+    expect(await sourcesOf(1, ["203.0.113.7, not-an-address"])).toEqual(["unknown"]);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({}).trustProxy).toBe(0);
+    expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow("TRUST_PROXY");
+  });
+
   test("served by Bun.serve, the source is the socket's address", async () => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: h.app.fetch });
     try {
@@ -219,7 +247,7 @@ describe("sign-ups are limited per source address", () => {
         await own.db.execute(sql`UPDATE throttle_hits SET created_at = created_at - interval '61 minutes' WHERE bucket = 'signup'`);
         expect((await signUp(own, "203.0.113.20")).status).toBe(201);
       },
-      { config: { trustProxy: true, signupLimit: 3 } },
+      { config: { trustProxy: 1, signupLimit: 3 } },
     );
   });
 
@@ -237,7 +265,7 @@ describe("sign-ups are limited per source address", () => {
         for (let i = 0; i < 20; i++) expect((await signUp(own, "203.0.113.40")).status).toBe(201);
         expect((await signUp(own, "203.0.113.40")).status).toBe(429);
       },
-      { config: { trustProxy: true, signupLimit: loadConfig({}).signupLimit } },
+      { config: { trustProxy: 1, signupLimit: loadConfig({}).signupLimit } },
     );
   });
 });
@@ -288,7 +316,7 @@ describe("password hashing runs with bounded concurrency", () => {
         // The refused sign-up can be sent again.
         expect((await own.call("POST", "/api/auth/register", { body: { name: "Busy", email: "busy@test.local", password: "secret-password", referralId: own.adminReferralId } })).status).toBe(201);
       },
-      { config: { trustProxy: true }, hasher: boundedHasher(gated.hasher, { concurrency: 1, queue: 1 }) },
+      { config: { trustProxy: 1 }, hasher: boundedHasher(gated.hasher, { concurrency: 1, queue: 1 }) },
     );
   });
 
@@ -311,7 +339,7 @@ describe("password hashing runs with bounded concurrency", () => {
         // Its turns are given back: the address is checked again.
         expect((await own.call("POST", "/api/auth/login", from("203.0.113.90"))).status).toBe(200);
       },
-      { config: { trustProxy: true, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
+      { config: { trustProxy: 1, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
     );
     expect(loadConfig({}).loginChecksPerSource).toBe(2);
   });
@@ -354,7 +382,7 @@ describe("password hashing runs with bounded concurrency", () => {
         expect((await own.call("POST", "/api/auth/register", from("203.0.113.91"))).status).toBe(201);
         expect((await own.call("POST", "/api/auth/register", from("203.0.113.91"))).status).toBe(429);
       },
-      { config: { trustProxy: true, signupLimit: 3, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
+      { config: { trustProxy: 1, signupLimit: 3, loginChecksPerSource: loadConfig({}).loginChecksPerSource }, hasher: gated.hasher },
     );
   });
 

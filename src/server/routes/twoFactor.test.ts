@@ -219,7 +219,7 @@ describe("logging in with two-factor on", () => {
         expect(ticket.status).toBe(200);
         expect((await code(ticket.body.ticket as string, codeAt(user.secret), elsewhere)).status).toBe(200);
       },
-      { config: { trustProxy: true } },
+      { config: { trustProxy: 1 } },
     );
   });
 
