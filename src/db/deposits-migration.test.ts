@@ -5,7 +5,8 @@ import { migrate } from "./migrate";
 import { migrations } from "./migrations.gen";
 import { createAccount } from "../core/ledger";
 import { inTransaction } from "../core/tx";
-import { decideDeposit } from "../core/wallet";
+import { hexToTron } from "../core/chain/tron";
+import { decideDeposit, requestDeposit } from "../core/wallet";
 import { expectLedgerInvariants } from "../testing/invariants";
 
 const ID = "9f2c4b1a7e0d3c5b8a6f4e2d1c0b9a8f7e6d5c4b3a29180716253443526170ab";
@@ -115,6 +116,67 @@ test("an old request without a canonical ID is accepted only while no other live
     expect((await state())[1]).toEqual(["d2", "declined", null]);
     // Every cent accounted for: the ledger sums to zero and each balance is its transfers.
     await expectLedgerInvariants(db);
+  } finally {
+    await database.close();
+  }
+});
+
+test("migration 0016: a transaction credited before verification under an ID with an invisible character is held by that request; later claims are refused", async () => {
+  const sender = hexToTron(`0x${"11".repeat(20)}`);
+  const typed: TypedDeposit[] = [
+    ["d1", `${ID}\u200b`, "accepted", 1], // credited before 0008, a zero-width space pasted along
+    ["d2", ID, "pending", 2], // the same transaction, cleanly typed: 0008 gave it the canonical ID
+    ["d3", ` 0X${OTHER}\u2060`, "pending", 3], // a transaction nobody else claims
+    ["d4", `${OTHER}`, "declined", 4],
+  ];
+  const database = await migratedWith(typed, 10_000);
+  try {
+    const { db } = database;
+    const state = async () =>
+      rowsOf<{ id: string; tx_hash: string | null }>(await db.execute(sql`SELECT id, tx_hash FROM deposits ORDER BY id`)).map((r) => [r.id, r.tx_hash]);
+    expect(await state()).toEqual([
+      ["d1", ID],
+      ["d2", null],
+      ["d3", OTHER],
+      ["d4", OTHER],
+    ]);
+    await inTransaction(db, async (tx) => {
+      for (const [id, kind] of [["external", "external"], ["system", "system"], ["u1", "user"]] as const) await createAccount(tx, id, kind);
+    });
+    // The pending look-alike cannot be accepted, and a new request for the transaction is refused.
+    await expect(inTransaction(db, (tx) => decideDeposit(tx, "d2", "accepted", "admin"))).rejects.toMatchObject({ code: "duplicate_transaction" });
+    const claim = () => inTransaction(db, (tx) => requestDeposit(tx, "u1", { address: sender, transactionId: ID, amount: 10_000n }));
+    await expect(claim()).rejects.toMatchObject({ code: "duplicate_transaction" });
+    expect(rowsOf(await db.execute(sql`SELECT id FROM transfers WHERE kind = 'deposit'`))).toEqual([]);
+    await expectLedgerInvariants(db);
+  } finally {
+    await database.close();
+  }
+});
+
+test("typed_tx_hash drops every space and invisible character, as the rule says, and nothing else", async () => {
+  const database = await openDatabase({});
+  try {
+    await migrate(database);
+    const read = async (text: string) => rowsOf<{ hash: string | null }>(await database.db.execute(sql`SELECT typed_tx_hash(${text}) AS hash`))[0]!.hash;
+    // Every character JavaScript calls a space (\s) or Unicode a format character (Cf), in the middle of an ID.
+    const invisible: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (/[\s\p{Cf}]/u.test(c)) invisible.push(c);
+    }
+    expect(invisible.length).toBeGreaterThan(150);
+    const mid = ID.length / 2;
+    const spelled = invisible.map((c) => `${ID.slice(0, mid)}${c}${ID.slice(mid)}`);
+    const readAll = rowsOf<{ hash: string | null }>(
+      await database.db.execute(sql`SELECT typed_tx_hash(t) AS hash FROM jsonb_array_elements_text(${JSON.stringify(spelled)}::jsonb) t`),
+    ).map((r) => r.hash);
+    expect(readAll.filter((h) => h !== ID)).toEqual([]);
+    expect(await read(`0x${ID.toUpperCase()}`)).toBe(ID);
+    expect(await read(`\uff10\uff58${ID}`)).toBe(ID); // fullwidth 0x
+    // A visible character, or one hex digit short or long, names no transaction.
+    for (const text of [`${ID.slice(0, mid)}-${ID.slice(mid)}`, ID.slice(1), `${ID}a`, `${ID.slice(0, mid)}\u00b7${ID.slice(mid)}`]) expect(await read(text)).toBeNull();
   } finally {
     await database.close();
   }

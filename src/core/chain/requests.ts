@@ -55,32 +55,24 @@ export async function liveDepositClash(tx: Tx, row: { network: Network; txHash: 
 }
 
 /**
- * The transaction an old request's typed text names, for a request from before on-chain
- * verification that has no canonical ID: Unicode NFKC, without any whitespace or invisible
- * character anywhere, lower case, without 0x; null unless that is 64 hex. Wider than what
- * migration 0008 read (which left `0x…`, `…\u200b` and the like without one), on purpose: it
- * decides only whether such a request may be accepted (`adoptTypedTxHash`).
- */
-export function typedTxHash(typed: string): string | null {
-  const folded = typed.normalize("NFKC").replace(/[\s\p{Cf}]/gu, "").toLowerCase().replace(/^0x/, "");
-  return /^[0-9a-f]{64}$/.test(folded) ? folded : null;
-}
-
-/**
  * A deposit being accepted that has no canonical ID (a request from before verification) takes
- * the one its typed text names (`typedTxHash`), in the same transaction as the credit: the unique
- * index of live requests then refuses it (`duplicate_transaction`) while another pending or
- * accepted request holds that transaction. Migration 0008 gave the canonical ID to one live
- * request per transaction and left the others pending without one; without this, an admin could
- * accept each of them, one transaction credited once per spelling. Text that names no
- * transaction stays as it is: the admin's judgment.
+ * the one its typed text names, read loosely by the database function `typed_tx_hash`
+ * (migration 0016: NFKC, every space and invisible character dropped, lower case, no 0x), in the
+ * same transaction as the credit: the unique index of live requests then refuses it
+ * (`duplicate_transaction`) while another pending or accepted request holds that transaction.
+ * Migrations 0008 and 0016 gave the canonical ID to one live request per transaction (an
+ * accepted one first) and left the others without one; without this, an admin could accept each
+ * of them, one transaction credited once per spelling. Text that names no transaction stays as
+ * it is: the admin's judgment.
  */
 export async function adoptTypedTxHash(tx: Tx, depositId: string): Promise<void> {
-  const [row] = await tx.select({ typed: deposits.transactionId, txHash: deposits.txHash }).from(deposits).where(eq(deposits.id, depositId));
-  const named = row && row.txHash === null ? typedTxHash(row.typed) : null;
-  if (named === null) return;
+  const [row] = await tx
+    .select({ named: sql<string | null>`typed_tx_hash(${deposits.transactionId})`, txHash: deposits.txHash })
+    .from(deposits)
+    .where(eq(deposits.id, depositId));
+  if (!row || row.txHash !== null || row.named === null) return;
   try {
-    await tx.update(deposits).set({ txHash: named }).where(eq(deposits.id, depositId));
+    await tx.update(deposits).set({ txHash: row.named }).where(eq(deposits.id, depositId));
   } catch (error) {
     if (isUniqueViolation(error, LIVE_TX_INDEX)) return refuse("duplicate_transaction");
     throw error;
