@@ -54,6 +54,9 @@ test("a verified network without its contract or deposit address, or with invali
     "BEP20_DEPOSIT_ADDRESS is not a valid address",
   );
   expect(() => loadChainConfig({ CHAIN_POLL_SECONDS: "0" })).toThrow("CHAIN_POLL_SECONDS must be a whole number of 1 or more");
+  // Past 2^31 ms a timer fires at once: the watcher would spin. A day at most.
+  expect(loadChainConfig({ CHAIN_POLL_SECONDS: "86400" }).pollSeconds).toBe(86_400);
+  expect(() => loadChainConfig({ CHAIN_POLL_SECONDS: "3000000" })).toThrow("CHAIN_POLL_SECONDS must be a whole number of 1 or more and 86400 at most");
 });
 
 test("GET /api/config names every network with the deposit address shown for it, from the same settings the verifier reads", async () => {

@@ -31,12 +31,17 @@ export const CHAIN_CONFIG_HELP: [name: string, meaning: string, fallback: string
   ["CHAIN_POLL_SECONDS", "how often deposits waiting for confirmations (or after a node error) are looked at again", String(DEFAULT_POLL_SECONDS)],
 ];
 
-function whole(name: string, value: string | undefined, fallback: number, min: number): number {
+function whole(name: string, value: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined || value.trim() === "") return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be a whole number of ${min} or more, got ${value}`);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new Error(`${name} must be a whole number of ${min} or more${max < Number.MAX_SAFE_INTEGER ? ` and ${max} at most` : ""}, got ${value}`);
+  }
   return n;
 }
+
+/** CHAIN_POLL_SECONDS at most a day: beyond 2^31 ms (about 24.8 days) a timer fires at once, and the watcher would spin. */
+const MAX_POLL_SECONDS = 86_400;
 
 function networkSettings(network: Network, env: Record<string, string | undefined>): NetworkSettings {
   const v = (name: string) => env[`${network}_${name}`]?.trim() || undefined;
@@ -65,7 +70,7 @@ function networkSettings(network: Network, env: Record<string, string | undefine
 export function loadChainConfig(env: Record<string, string | undefined>): ChainSettings {
   return {
     networks: Object.fromEntries(NETWORKS.map((n) => [n, networkSettings(n, env)])) as Record<Network, NetworkSettings>,
-    pollSeconds: whole("CHAIN_POLL_SECONDS", env.CHAIN_POLL_SECONDS, DEFAULT_POLL_SECONDS, 1),
+    pollSeconds: whole("CHAIN_POLL_SECONDS", env.CHAIN_POLL_SECONDS, DEFAULT_POLL_SECONDS, 1, MAX_POLL_SECONDS),
     rpcTimeoutMs: DEFAULT_RPC_TIMEOUT_MS,
   };
 }

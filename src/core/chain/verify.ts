@@ -35,6 +35,7 @@ interface RpcLog {
 }
 
 interface RpcReceipt {
+  transactionHash?: string;
   status?: string;
   blockNumber?: string;
   logs?: RpcLog[];
@@ -160,6 +161,11 @@ export async function checkDeposit(settings: VerifiedNetwork, claim: DepositClai
       method: "eth_getTransactionReceipt",
       params: [`0x${claim.txHash}`],
     })) as RpcReceipt | null;
+    // A receipt for another transaction (a faulty or caching proxy in front of the node) says
+    // nothing about this one: it is a node error, never evidence.
+    if (receipt && receipt.transactionHash?.toLowerCase() !== `0x${claim.txHash}`) {
+      throw new Error(`the node answered with the receipt of another transaction (${String(receipt.transactionHash).slice(0, 80)})`);
+    }
     // The latest block after the receipt, so that it is never older than the receipt's block.
     const latest = receipt ? BigInt((await client.request({ method: "eth_blockNumber" })) as string) : 0n;
     return judge(settings, claim, receipt, latest, now());
