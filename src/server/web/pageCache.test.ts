@@ -122,6 +122,17 @@ describe("the cached pages", () => {
     expect(acceptedEncodings(undefined)).toEqual({ br: false, gzip: false });
   });
 
+  test("a client that refuses gzip never gets it: before brotli is ready it gets the plain page, then brotli", async () => {
+    const { get } = appOn(database.db);
+    const first = await get("/how-it-works", { "Accept-Encoding": "br, gzip;q=0" });
+    expect(first.headers.get("content-encoding")).not.toBe("gzip");
+    const html = await bodyOf(first);
+    expect(html.startsWith("<!DOCTYPE html>")).toBe(true);
+    const br = await untilBrotli(get, "/how-it-works");
+    expect(await bodyOf(br)).toBe(html);
+    expect((await get("/how-it-works", { "Accept-Encoding": "br, gzip;q=0" })).headers.get("content-encoding")).toBe("br");
+  });
+
   test("If-None-Match with the page's ETag answers 304 without a body, with the security headers; any other tag the page", async () => {
     const { get } = appOn(database.db);
     const page = await get("/how-it-works");

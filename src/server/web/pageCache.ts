@@ -34,7 +34,7 @@ export interface CachedPage {
   etag: string;
   identity: Bytes;
   gzip: Bytes;
-  /** Filled in the background; until then brotli clients get gzip. */
+  /** Filled in the background; until then brotli clients get gzip (or, refusing gzip, the plain page). */
   br?: Bytes;
 }
 
@@ -116,7 +116,8 @@ export function answer(c: Context<AppEnv>, page: CachedPage): Response {
     headers["Content-Encoding"] = "br";
     return c.body(page.br, page.status, headers);
   }
-  if (gzip || br) {
+  // Until brotli is ready a brotli client gets gzip when it takes it, else the plain page.
+  if (gzip) {
     headers["Content-Encoding"] = "gzip";
     return c.body(page.gzip, page.status, headers);
   }
@@ -271,7 +272,7 @@ export class FastPages {
     if (matches(request.headers.get("If-None-Match"), page.etag)) return new Response(null, { status: 304, headers: headers.notModified });
     const { br, gzip } = acceptedEncodings(request.headers.get("Accept-Encoding") ?? undefined);
     if (br && page.br) return new Response(page.br, { status: page.status, headers: headers.br });
-    if (gzip || br) return new Response(page.gzip, { status: page.status, headers: headers.gzip });
+    if (gzip) return new Response(page.gzip, { status: page.status, headers: headers.gzip });
     return new Response(page.identity, { status: page.status, headers: headers.identity });
   }
 
