@@ -161,6 +161,8 @@ export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;
 /** A member's recipient searches, per minute (GET /api/user/search). */
 export const SEARCH_PER_MINUTE = 30;
+/** Newsletter subscriptions, per source address per hour (each valid address sent counts, new or not). */
+export const NEWSLETTER_PER_HOUR = 10;
 
 // Screens
 

@@ -78,4 +78,8 @@ export const MSG = {
   reservedName: `Please choose another name: names that read as ${RESERVED_NAMES.slice(0, -1).join(", ")} or ${RESERVED_NAMES.at(-1)} are reserved.`,
   subscribed: "Thank you for subscribing!",
   alreadySubscribed: "You are already subscribed.",
+  tooManySubscriptions: (minutes: number) =>
+    `Too many subscriptions from your address. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  /** The no-JS form's notice (the page is one cached variant, so it names no time). */
+  tooManySubscriptionsLater: "Too many subscriptions from your address. Please try again later.",
 } as const;

@@ -5,6 +5,7 @@ import { NETWORKS } from "../../shared/chain";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
+import { sourceAddress } from "../middleware/source";
 import { reply } from "../reply";
 import { validate } from "../validate";
 
@@ -21,6 +22,6 @@ export const siteRoutes = new Hono<AppEnv>()
     });
   })
   .post(API.newsletter.path, validate("json", API.newsletter.body), async (c) => {
-    const subscription = await subscribe(c.get("deps").db, c.req.valid("json").email);
+    const subscription = await subscribe(c.get("deps").db, c.req.valid("json").email, sourceAddress(c));
     return reply(c, API.newsletter, { msg: subscription === "subscribed" ? MSG.subscribed : MSG.alreadySubscribed });
   });

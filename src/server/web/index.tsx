@@ -1,11 +1,13 @@
 import type { Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
+import { Refusal } from "../../core/errors";
 import { subscribe } from "../../core/newsletter";
 import type { Db } from "../../db/client";
 import { MSG } from "../../shared/messages";
 import { isPage, PAGES, type PagePath } from "../../shared/pages";
 import { newsletterSchema } from "../../shared/schemas";
+import { sourceAddress } from "../middleware/source";
 import type { AppEnv } from "../env";
 import { NO_ASSETS, renderDocument, type Assets } from "./Document";
 import { HowItWorksPage } from "./howItWorks/HowItWorksPage";
@@ -40,6 +42,7 @@ const NOTICES: Record<string, NewsletterNotice> = {
   subscribed: { ok: true, text: MSG.subscribed },
   already: { ok: true, text: MSG.alreadySubscribed },
   invalid: { ok: false, text: "Please enter a valid email address." },
+  throttled: { ok: false, text: MSG.tooManySubscriptionsLater },
 };
 
 /**
@@ -128,8 +131,13 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     const parsed = newsletterSchema.safeParse({ email: form.email });
     let outcome = "invalid";
     if (parsed.success) {
-      const subscription = await subscribe(c.get("deps").db, parsed.data.email);
-      outcome = subscription === "subscribed" ? "subscribed" : "already";
+      try {
+        const subscription = await subscribe(c.get("deps").db, parsed.data.email, sourceAddress(c));
+        outcome = subscription === "subscribed" ? "subscribed" : "already";
+      } catch (error) {
+        if (!(error instanceof Refusal && error.code === "throttled")) throw error;
+        outcome = "throttled";
+      }
     }
     return c.redirect(`${PAGES.home}?newsletter=${outcome}#newsletter`, 303);
   });

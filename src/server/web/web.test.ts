@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { NEWSLETTER_PER_HOUR } from "../../shared/constants";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -67,6 +68,14 @@ describe("the landing page", () => {
     expect(html).toContain("Thank you for subscribing!");
     const bad = await app.request("/newsletter", { method: "POST", body: new URLSearchParams({ email: "nope" }) });
     expect(bad.headers.get("location")).toBe("/?newsletter=invalid#newsletter");
+    // Past NEWSLETTER_PER_HOUR from one address (here the tests' one, "unknown"), the form says so.
+    let location: string | null = null;
+    for (let i = 0; i < NEWSLETTER_PER_HOUR && location !== "/?newsletter=throttled#newsletter"; i++) {
+      const res = await app.request("/newsletter", { method: "POST", body: new URLSearchParams({ email: `reader-${i}@example.com` }) });
+      location = res.headers.get("location");
+    }
+    expect(location).toBe("/?newsletter=throttled#newsletter");
+    expect(await (await get("/?newsletter=throttled")).text()).toContain("Too many subscriptions from your address. Please try again later.");
   });
 });
 
