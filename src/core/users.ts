@@ -8,7 +8,7 @@ import { cleanName, readsAsPlatform } from "../shared/names";
 import { refuse } from "./errors";
 import { tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
 import { pairsAtOnce } from "./prepared";
-import { takeHit } from "./throttle";
+import { addHit, recentHits, takeHit } from "./throttle";
 import { inTransaction } from "./tx";
 import { chainOfNewPartner, rebalanceChains } from "./chains";
 import { countOnTheWayUp, shareChains, teamSize } from "./teams";
@@ -321,6 +321,22 @@ export async function searchUsers(db: Db, text: string, callerId: string) {
 
 /** A member's recipient searches, counted in `throttle_hits` (shared by every server process). */
 const SEARCH_LIMIT = { bucket: "user_search", max: SEARCH_PER_MINUTE, windowSeconds: 60 };
+
+/**
+ * A gift names its recipient by email, and tells whether someone has it: a gift to an email
+ * nobody has counts as a search (`countRecipientMiss`), and once the member is at
+ * SEARCH_PER_MINUTE, every gift waits (`refuseRecipientLookup`, 429 `throttled`), the recipient
+ * found or not, so that the answers say nothing more. Without this, gifts of 0.01 from an empty
+ * balance (refused either way, but as "not found" or as "insufficient balance") would walk the
+ * address book that the search's limit guards.
+ */
+export async function refuseRecipientLookup(db: Db, callerId: string): Promise<void> {
+  if ((await recentHits(db, SEARCH_LIMIT.bucket, callerId, SEARCH_LIMIT.windowSeconds)) >= SEARCH_LIMIT.max) {
+    return refuse("throttled", MSG.tooManySearches, SEARCH_LIMIT.windowSeconds);
+  }
+}
+
+export const countRecipientMiss = (db: Db, callerId: string) => addHit(db, SEARCH_LIMIT.bucket, callerId);
 
 /** `text` as a literal inside a LIKE pattern: its wildcards and the escape character escaped. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -41,8 +41,8 @@ const CONFLICT = ERRORS.idempotency_conflict;
  * reservation, in the round trips the operation makes anyway. Only a refusal made before the
  * operation (the request's validation) is looked up here, afterwards, so that it too answers as
  * an earlier call with the key says (422, or that call's answer replayed); otherwise it is kept,
- * so a retry hears the same thing. A refusal about the key itself (busy, reused) is not the
- * operation's answer and is not kept.
+ * so a retry hears the same thing. A refusal about the key itself (busy, reused), or a 429 (a
+ * limit reached, the server busy), is not the operation's answer and is not kept.
  */
 export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   const key = c.req.header("Idempotency-Key");
@@ -57,7 +57,9 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   await next();
   if (Math.random() < 0.01) await sweepKeys(db);
   const status = c.res.status;
-  if (status < 400 || status >= 500 || c.res.headers.get("Idempotent-Replayed") !== null) return;
+  // 429 says "not now" (a limit, the server busy): it is no answer of the operation, and the same
+  // key may be sent again later.
+  if (status < 400 || status >= 500 || status === 429 || c.res.headers.get("Idempotent-Replayed") !== null) return;
   const text = await c.res.clone().text();
   if (KEY_CODES.has(codeOf(text))) return;
   const earlier = await storedAnswer(db, claim);

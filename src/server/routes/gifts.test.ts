@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { SEARCH_PER_MINUTE } from "../../shared/constants";
+import { MSG } from "../../shared/messages";
 import { adminAudit, transfers } from "../../db/schema";
 import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
@@ -68,6 +70,32 @@ describe("POST /api/user/gift", () => {
     }
     expect((await h.me(sender.token)).balance).toBe(10);
     expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
+    await h.checkLedger();
+  });
+
+  test("gifts to emails nobody has count as searches: past SEARCH_PER_MINUTE every gift waits, the recipient found or not, and a keyed one can be sent again later", async () => {
+    const prober = await h.signUp();
+    const member = await h.signUp();
+    const insufficient = { status: 400, body: { code: "insufficient_balance" } };
+    // An empty balance: a known email answers "insufficient", an unknown one "not found".
+    expect(await gift(prober.token, { amount: "0.01", recipientEmail: member.email })).toMatchObject(insufficient);
+    for (let i = 0; i < SEARCH_PER_MINUTE - 1; i++) {
+      expect(await gift(prober.token, { amount: "0.01", recipientEmail: `nobody-${i}@test.local` })).toMatchObject({ status: 404, body: { code: "recipient_not_found" } });
+    }
+    // Searches and misses share the minute's budget: this search is the last one.
+    expect((await h.call("GET", "/api/user/search?search=nobody", { token: prober.token })).status).toBe(200);
+    const throttled = { status: 429, body: { code: "throttled", msg: MSG.tooManySearches } };
+    for (const recipientEmail of [member.email, "nobody-else@test.local"]) {
+      expect(await gift(prober.token, { amount: "0.01", recipientEmail })).toMatchObject(throttled);
+    }
+    const keyed = () => h.call("POST", "/api/user/gift", { token: prober.token, body: { amount: "0.01", recipientEmail: member.email }, headers: { "Idempotency-Key": "gift-after-wait" } });
+    expect(await keyed()).toMatchObject(throttled);
+    // A minute later: the same key is answered anew (a 429 is not kept as the key's answer).
+    await h.db.execute(sql`UPDATE throttle_hits SET created_at = created_at - interval '61 seconds' WHERE bucket = 'user_search'`);
+    expect(await keyed()).toMatchObject(insufficient);
+    // Another member was never held up.
+    await h.fund(member.token, 1);
+    expect(await gift(member.token, { amount: "0.01", recipientEmail: prober.email })).toMatchObject({ status: 200 });
     await h.checkLedger();
   });
 

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { isVerified } from "../../core/chain/config";
-import { findReferrer, searchUsers } from "../../core/users";
+import { Refusal } from "../../core/errors";
+import { countRecipientMiss, findReferrer, refuseRecipientLookup, searchUsers } from "../../core/users";
 import { requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
@@ -39,11 +40,15 @@ export const userRoutes = new Hono<AppEnv>()
   .get(API.searchUsers.path, validate("query", API.searchUsers.query), async (c) =>
     reply(c, API.searchUsers, await searchUsers(c.get("deps").db, c.req.valid("query").search, c.get("user").id)),
   )
-  .post(API.gift.path, idempotency, validate("json", API.gift.body), (c) =>
-    transact(
-      c,
-      API.gift,
-      (tx) => sendGift(tx, c.get("user").id, c.req.valid("json")),
-      () => ({ msg: MSG.giftSent }),
-    ),
-  );
+  .post(API.gift.path, idempotency, validate("json", API.gift.body), async (c) => {
+    const { db } = c.get("deps");
+    const sender = c.get("user").id;
+    // The recipient is looked up as a search is (src/core/users.ts refuseRecipientLookup).
+    await refuseRecipientLookup(db, sender);
+    try {
+      return await transact(c, API.gift, (tx) => sendGift(tx, sender, c.req.valid("json")), () => ({ msg: MSG.giftSent }));
+    } catch (error) {
+      if (error instanceof Refusal && error.code === "recipient_not_found") await countRecipientMiss(db, sender);
+      throw error;
+    }
+  });
