@@ -27,6 +27,8 @@ export interface Subscriber {
 
 export interface EventHub {
   subscribe(subscriber: Subscriber): () => void;
+  /** Streams a member has open in this process. */
+  streamsOf(userId: string): number;
   /** Streams open in this process (tests, the chaos run). */
   readonly size: number;
 }
@@ -119,6 +121,9 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
           timer = undefined;
         }
       };
+    },
+    streamsOf(userId) {
+      return byUser.get(userId)?.size ?? 0;
     },
     get size() {
       return size;

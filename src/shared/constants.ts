@@ -161,6 +161,12 @@ export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;
 /** A member's recipient searches, per minute (GET /api/user/search). */
 export const SEARCH_PER_MINUTE = 30;
+/**
+ * Live streams (GET /api/user/events) one member may hold open in one server process: a tab
+ * each, and more tabs than this still get their data by polling. Each stream holds a socket,
+ * a timer and a place in the hub.
+ */
+export const MAX_STREAMS_PER_MEMBER = 10;
 /** Newsletter subscriptions, per source address per hour (each valid address sent counts, new or not). */
 export const NEWSLETTER_PER_HOUR = 10;
 

@@ -1,4 +1,4 @@
-import { type Decision, MAX_BALANCE, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, RESERVED_NAMES, SEARCH_PER_MINUTE } from "./constants";
+import { type Decision, MAX_BALANCE, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, MAX_STREAMS_PER_MEMBER, RESERVED_NAMES, SEARCH_PER_MINUTE } from "./constants";
 import { type Cents, formatUsdtGrouped } from "./money";
 
 /** Every sentence the server answers in `{msg}`. The spec's texts are quoted exactly. */
@@ -74,6 +74,7 @@ export const MSG = {
   cannotDeleteAdmin: "Admins cannot be deleted.",
   userDeleted: "User deleted successfully!",
   searchTooShort: "Type at least 3 characters to search for a user.",
+  tooManyStreams: `Too many live connections (at most ${MAX_STREAMS_PER_MEMBER} at once). Close some tabs of the dashboard and try again.`,
   tooManySearches: `Too many searches (at most ${SEARCH_PER_MINUTE} a minute). Please wait a moment and try again.`,
   reservedName: `Please choose another name: names that read as ${RESERVED_NAMES.slice(0, -1).join(", ")} or ${RESERVED_NAMES.at(-1)} are reserved.`,
   subscribed: "Thank you for subscribing!",

@@ -8,6 +8,8 @@ import { onPostgres } from "../../testing/db";
 import { type Harness, TEST_JWT_SECRET } from "../../testing/harness";
 import { matrixHelpers } from "../../testing/matrix";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { MAX_STREAMS_PER_MEMBER } from "../../shared/constants";
+import { MSG } from "../../shared/messages";
 import { CATCH_UP_MS } from "../events";
 import { STREAM_QUEUE_LIMIT } from "./notifications";
 
@@ -456,6 +458,33 @@ describe("GET /api/user/events", () => {
     // The stream errored: its queue was thrown away, reading fails.
     await expect(stream.reader.read()).rejects.toThrow("slow reader");
     stream.close();
+  });
+
+  test("a member holds at most MAX_STREAMS_PER_MEMBER streams at once: one more is refused with 429, and a place freed is taken again", async () => {
+    const member = await h.signUp({ name: "Many Tabs" });
+    const streams = [];
+    try {
+      for (let i = 0; i < MAX_STREAMS_PER_MEMBER; i++) {
+        const stream = await openStream(member.token);
+        expect(stream.res.status).toBe(200);
+        streams.push(stream);
+      }
+      const refused = await h.app.request("/api/user/events", { headers: { "x-auth-token": member.token } });
+      expect(refused.status).toBe(429);
+      expect(await refused.json()).toEqual({ code: "throttled", msg: MSG.tooManyStreams });
+      expect(refused.headers.get("retry-after")).toBe("30");
+      // Another member is not held up; a tab closed frees its place.
+      const other = await openStream((await h.signUp()).token);
+      expect(other.res.status).toBe(200);
+      other.close();
+      streams.pop()!.close();
+      await Bun.sleep(20);
+      const again = await openStream(member.token);
+      streams.push(again);
+      expect(again.res.status).toBe(200);
+    } finally {
+      for (const stream of streams) stream.close();
+    }
   });
 
   test("a logout ends the streams of that token (not the member's other sessions); a deletion ends them all; reconnecting is refused", async () => {

@@ -10,7 +10,9 @@ import {
   notificationsOf,
   saveNotificationSettings,
 } from "../../core/notifications";
+import { MAX_STREAMS_PER_MEMBER } from "../../shared/constants";
 import { API, notificationItem } from "../../shared/contract";
+import { MSG } from "../../shared/messages";
 import { type TokenClaims, type TokenUser, tokenUser } from "../../core/sessions";
 import type { AppEnv, Deps } from "../env";
 import { refusal } from "../errors";
@@ -164,8 +166,13 @@ function eventStream({ db, log, hub, user, claims, resumeAfter, request }: Strea
  * the pending requests changed. Notifications are always sent from the table, after the last one
  * sent (at first the Last-Event-ID): a live event only says when to look (and the process's hub
  * looks now and then too, src/server/events.ts), so none is sent twice, out of order, or missed. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
- * dropped (it reconnects with Last-Event-ID and loses nothing), so memory stays bounded.
+ * dropped (it reconnects with Last-Event-ID and loses nothing), so memory stays bounded. A
+ * member holds at most MAX_STREAMS_PER_MEMBER streams at once in a process: one more is refused
+ * (429 `throttled`), and that tab keeps its data by polling.
  */
+/** When a member at MAX_STREAMS_PER_MEMBER may try another stream (the client waits longer anyway). */
+const RETRY_STREAM_SECONDS = 30;
+
 export const notificationRoutes = new Hono<AppEnv>()
   .get(API.notifications.path, validate("query", API.notifications.query), async (c) =>
     reply(c, API.notifications, await notificationsOf(c.get("deps").db, c.get("user").id, c.req.valid("query").page)),
@@ -190,6 +197,7 @@ export const notificationRoutes = new Hono<AppEnv>()
     const user = c.get("user");
     const claims = c.get("claims");
     const hub = await hubFor(db, log);
+    if (hub.streamsOf(user.id) >= MAX_STREAMS_PER_MEMBER) return refusal(c, "throttled", MSG.tooManyStreams, RETRY_STREAM_SECONDS);
     // A first connection starts from the member's newest notification (told to the client in the
     // `ready` event's id), read before subscribing: what commits in between is sent from the table,
     // and a later reconnect resumes from there instead of replaying the member's whole history.
