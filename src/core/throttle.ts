@@ -77,6 +77,21 @@ export async function recentHits(db: Db, bucket: string, key: string, windowSeco
   return seen?.n ?? 0;
 }
 
+/**
+ * Events of `key` in `bucket` within the last `windowSeconds`, and the seconds until the oldest
+ * of them leaves the window (which frees a place; 0 when there are none).
+ */
+export async function recentHitsWithWait(db: Db, bucket: string, key: string, windowSeconds: number): Promise<{ n: number; wait: number }> {
+  const [seen] = await db
+    .select({
+      n: count(),
+      wait: sql<number>`coalesce(extract(epoch from (min(${throttleHits.createdAt}) + ${secondsInterval(windowSeconds)} - clock_timestamp())), 0)`.mapWith(Number),
+    })
+    .from(throttleHits)
+    .where(and(eq(throttleHits.bucket, bucket), eq(throttleHits.key, key), sql`${throttleHits.createdAt} > now() - ${secondsInterval(windowSeconds)}`));
+  return { n: seen?.n ?? 0, wait: Math.max(0, seen?.wait ?? 0) };
+}
+
 /** Records one event of `key` in `bucket` without checking any limit. */
 export async function addHit(db: Db, bucket: string, key: string): Promise<void> {
   await db.insert(throttleHits).values({ bucket, key });

@@ -4,7 +4,7 @@ import type { Db, Tx } from "../db/client";
 import { loginTickets, recoveryCodes, twoFactor, users } from "../db/schema";
 import { refuse } from "./errors";
 import { recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
-import { addHit, minutesOf, recentHits, secondsInterval } from "./throttle";
+import { addHit, minutesOf, recentHitsWithWait, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { MSG } from "../shared/messages";
 
@@ -96,12 +96,13 @@ async function useCode(tx: Tx | Db, userId: string, secret: string, code: string
  * `two_factor` row, and each wrong code is recorded in that transaction: parallel attempts wait
  * for each other and count each other, so no more than CODE_MAX_FAILURES are ever checked.
  */
-async function tooManyCodes(tx: Tx, userId: string): Promise<boolean> {
-  return (await recentHits(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS)) >= CODE_MAX_FAILURES;
+async function tooManyCodes(tx: Tx, userId: string): Promise<{ wait: number } | null> {
+  const { n, wait } = await recentHitsWithWait(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS);
+  return n >= CODE_MAX_FAILURES ? { wait: Math.max(1, Math.ceil(wait)) } : null;
 }
 
-/** The refusal of a code attempt past the limit (`tooManyCodes`). */
-const refuseCodeAttempt = (): never => refuse("throttled", MSG.tooManyLogins(minutesOf(CODE_WINDOW_SECONDS)), CODE_WINDOW_SECONDS);
+/** The refusal of a code attempt past the limit (`tooManyCodes`): until the oldest wrong code of the window leaves it. */
+const refuseCodeAttempt = (wait: number): never => refuse("throttled", MSG.tooManyCodes(minutesOf(wait)), wait);
 
 export interface TwoFactorStatus {
   enabled: boolean;
@@ -142,7 +143,8 @@ export async function enable(db: Db, userId: string, code: string): Promise<stri
     const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
     if (row?.secret) return "two_factor_already_enabled" as const;
     if (!row?.pendingSecret) return "two_factor_not_set_up" as const;
-    if (await tooManyCodes(tx, userId)) return "throttled" as const;
+    const throttled = await tooManyCodes(tx, userId);
+    if (throttled) return throttled;
     const step = stepOf(row.pendingSecret, code.trim());
     if (step === null) {
       await addHit(tx, CODE_BUCKET, userId);
@@ -157,7 +159,7 @@ export async function enable(db: Db, userId: string, code: string): Promise<stri
     await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: recoveryHash(userId, c) })));
     return codes;
   });
-  if (outcome === "throttled") return refuseCodeAttempt();
+  if (typeof outcome === "object" && "wait" in outcome) return refuseCodeAttempt(outcome.wait);
   if (typeof outcome === "string") return refuse(outcome);
   return outcome;
 }
@@ -167,7 +169,8 @@ export async function disable(db: Db, userId: string, code: string): Promise<voi
   const outcome = await inTransaction(db, async (tx) => {
     const [row] = await tx.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
     if (!row?.secret) return "two_factor_not_enabled" as const;
-    if (await tooManyCodes(tx, userId)) return "throttled" as const;
+    const throttled = await tooManyCodes(tx, userId);
+    if (throttled) return throttled;
     if (!(await useCode(tx, userId, row.secret, code.trim()))) {
       await addHit(tx, CODE_BUCKET, userId);
       return "two_factor_invalid" as const;
@@ -177,7 +180,7 @@ export async function disable(db: Db, userId: string, code: string): Promise<voi
     return "done" as const;
   });
   if (outcome === "done") return;
-  if (outcome === "throttled") return refuseCodeAttempt();
+  if (typeof outcome === "object" && "wait" in outcome) return refuseCodeAttempt(outcome.wait);
   refuse(outcome);
 }
 

@@ -23,6 +23,7 @@ export const MSG = {
   busy: "The server is busy. Please try again in a moment.",
   twoFactorRequired: "Admins must use two-factor authentication. Please set it up on the Security page first.",
   twoFactorInvalid: "Invalid authentication code.",
+  tooManyCodes: (minutes: number) => `Too many wrong authentication codes. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   twoFactorNotSetUp: "Please start the two-factor set-up first.",
   twoFactorAlreadyEnabled: "Two-factor authentication is already on.",
   twoFactorNotEnabled: "Two-factor authentication is not on.",

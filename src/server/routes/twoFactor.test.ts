@@ -105,8 +105,14 @@ describe("setting two-factor up", () => {
     const wrong = codeAt(secret, 5);
     for (let i = 0; i < 5; i++) expect((await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: wrong } })).status).toBe(400);
     const refused = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret) } });
-    expect(refused).toMatchObject({ status: 429, body: { code: "throttled" } });
-    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused).toMatchObject({ status: 429, body: { code: "throttled", msg: "Too many wrong authentication codes. Please try again in 15 minutes." } });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(890);
+    // Ten minutes later the wait is what is left until the oldest wrong code leaves the window.
+    await h.db.execute(sql`UPDATE throttle_hits SET created_at = created_at - interval '10 minutes' WHERE key = ${user.id}`);
+    const later = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret) } });
+    expect(later).toMatchObject({ status: 429, body: { msg: "Too many wrong authentication codes. Please try again in 5 minutes." } });
+    expect(Number(later.headers.get("retry-after"))).toBeLessThanOrEqual(300);
+    expect(Number(later.headers.get("retry-after"))).toBeGreaterThan(290);
   });
 
   test("wrong codes sent at once are limited as well: of 40 in parallel, 5 are checked, to turn 2FA on or off", async () => {
