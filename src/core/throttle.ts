@@ -68,20 +68,12 @@ export async function takeHit(db: Db, limit: RateLimit, key: string, message: (m
   return { release };
 }
 
-/** Events of `key` in `bucket` within the last `windowSeconds` (for limits that count failures only). */
-export async function recentHits(db: Db, bucket: string, key: string, windowSeconds: number): Promise<number> {
-  const [seen] = await db
-    .select({ n: count() })
-    .from(throttleHits)
-    .where(and(eq(throttleHits.bucket, bucket), eq(throttleHits.key, key), sql`${throttleHits.createdAt} > now() - ${secondsInterval(windowSeconds)}`));
-  return seen?.n ?? 0;
-}
-
 /**
- * Events of `key` in `bucket` within the last `windowSeconds`, and the seconds until the oldest
- * of them leaves the window (which frees a place; 0 when there are none).
+ * Events of `key` in `bucket` within the last `windowSeconds` (for limits that count failures
+ * only), and the seconds until the oldest of them leaves the window (which frees a place; 0 when
+ * there are none).
  */
-export async function recentHitsWithWait(db: Db, bucket: string, key: string, windowSeconds: number): Promise<{ n: number; wait: number }> {
+export async function recentHits(db: Db, bucket: string, key: string, windowSeconds: number): Promise<{ n: number; wait: number }> {
   const [seen] = await db
     .select({
       n: count(),

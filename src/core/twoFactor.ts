@@ -4,7 +4,7 @@ import type { Db, Tx } from "../db/client";
 import { loginTickets, recoveryCodes, twoFactor, users } from "../db/schema";
 import { refuse } from "./errors";
 import { recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
-import { addHit, minutesOf, recentHitsWithWait, secondsInterval } from "./throttle";
+import { addHit, minutesOf, recentHits, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { MSG } from "../shared/messages";
 
@@ -97,7 +97,7 @@ async function useCode(tx: Tx | Db, userId: string, secret: string, code: string
  * for each other and count each other, so no more than CODE_MAX_FAILURES are ever checked.
  */
 async function tooManyCodes(tx: Tx, userId: string): Promise<{ wait: number } | null> {
-  const { n, wait } = await recentHitsWithWait(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS);
+  const { n, wait } = await recentHits(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS);
   return n >= CODE_MAX_FAILURES ? { wait: Math.max(1, Math.ceil(wait)) } : null;
 }
 

@@ -331,9 +331,8 @@ const SEARCH_LIMIT = { bucket: "user_search", max: SEARCH_PER_MINUTE, windowSeco
  * address book that the search's limit guards.
  */
 export async function refuseRecipientLookup(db: Db, callerId: string): Promise<void> {
-  if ((await recentHits(db, SEARCH_LIMIT.bucket, callerId, SEARCH_LIMIT.windowSeconds)) >= SEARCH_LIMIT.max) {
-    return refuse("throttled", MSG.tooManySearches, SEARCH_LIMIT.windowSeconds);
-  }
+  const { n, wait } = await recentHits(db, SEARCH_LIMIT.bucket, callerId, SEARCH_LIMIT.windowSeconds);
+  if (n >= SEARCH_LIMIT.max) return refuse("throttled", MSG.tooManySearches, Math.max(1, Math.ceil(wait)));
 }
 
 export const countRecipientMiss = (db: Db, callerId: string) => addHit(db, SEARCH_LIMIT.bucket, callerId);
