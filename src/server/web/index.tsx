@@ -126,7 +126,9 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     });
   });
 
-  app.post("/newsletter", bodyLimit({ maxSize: 4096 }), async (c) => {
+  // A form too large to be one address is an invalid one: the page says so, as for any other.
+  const newsletterBack = (c: Context<AppEnv>, outcome: string) => c.redirect(`${PAGES.home}?newsletter=${outcome}#newsletter`, 303);
+  app.post("/newsletter", bodyLimit({ maxSize: 4096, onError: (c) => newsletterBack(c, "invalid") }), async (c) => {
     const form = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
     const parsed = newsletterSchema.safeParse({ email: form.email });
     let outcome = "invalid";
@@ -139,7 +141,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
         outcome = "throttled";
       }
     }
-    return c.redirect(`${PAGES.home}?newsletter=${outcome}#newsletter`, 303);
+    return newsletterBack(c, outcome);
   });
 
   app.get("*", async (c, next) => {

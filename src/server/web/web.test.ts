@@ -68,6 +68,9 @@ describe("the landing page", () => {
     expect(html).toContain("Thank you for subscribing!");
     const bad = await app.request("/newsletter", { method: "POST", body: new URLSearchParams({ email: "nope" }) });
     expect(bad.headers.get("location")).toBe("/?newsletter=invalid#newsletter");
+    const huge = await app.request("/newsletter", { method: "POST", body: new URLSearchParams({ email: `${"a".repeat(5000)}@example.com` }) });
+    expect(huge.status).toBe(303);
+    expect(huge.headers.get("location")).toBe("/?newsletter=invalid#newsletter");
     // Past NEWSLETTER_PER_HOUR from one address (here the tests' one, "unknown"), the form says so.
     let location: string | null = null;
     for (let i = 0; i < NEWSLETTER_PER_HOUR && location !== "/?newsletter=throttled#newsletter"; i++) {
