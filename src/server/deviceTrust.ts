@@ -3,6 +3,7 @@ import { getSignedCookie, setSignedCookie } from "hono/cookie";
 import { DEVICE_TRUST_DAYS } from "../shared/constants";
 import type { TrustedDevice } from "../core/sessions";
 import type { AppEnv } from "./env";
+import { overHttps } from "./middleware/source";
 
 /**
  * Devices that signed in before (OWASP's "device cookies"). All of an email's failures together
@@ -43,7 +44,8 @@ export async function trustDevice(c: Context<AppEnv>, userId: string, generation
     path: PATH,
     httpOnly: true,
     sameSite: "Strict",
-    secure: new URL(c.req.url).protocol === "https:",
+    // Behind a proxy that ends TLS, the request reaches us over http: X-Forwarded-Proto says (TRUST_PROXY).
+    secure: overHttps(c),
     maxAge: MAX_AGE_SECONDS,
   });
 }

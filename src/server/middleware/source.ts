@@ -19,15 +19,27 @@ import type { AppEnv } from "../env";
  * home must not count as 2^64 sources.
  */
 export function sourceAddress(c: Context<AppEnv>): string {
-  const proxies = c.get("deps").config.trustProxy;
-  if (proxies > 0) {
-    const hops = c.req.header("x-forwarded-for")?.split(",") ?? [];
-    const hop = hops[Math.max(0, hops.length - proxies)]?.trim();
-    if (hop && /^[0-9A-Fa-f:.]{2,45}$/.test(hop)) return sourceKey(hop);
-  }
+  const hop = forwardedHop(c, "x-forwarded-for");
+  if (hop && /^[0-9A-Fa-f:.]{2,45}$/.test(hop)) return sourceKey(hop);
   const server = c.env as { requestIP?: (request: Request) => { address: string } | null } | undefined;
   const address = typeof server?.requestIP === "function" ? server.requestIP(c.req.raw)?.address : undefined;
   return address ? sourceKey(address) : UNKNOWN_SOURCE;
+}
+
+/**
+ * What the outermost of the operator's TRUST_PROXY proxies wrote in a forwarding header (each
+ * appends its own), counted from the header's end; undefined without TRUST_PROXY or the header.
+ */
+function forwardedHop(c: Context<AppEnv>, header: string): string | undefined {
+  const proxies = c.get("deps").config.trustProxy;
+  if (proxies <= 0) return undefined;
+  const hops = c.req.header(header)?.split(",") ?? [];
+  return hops[Math.max(0, hops.length - proxies)]?.trim() || undefined;
+}
+
+/** Whether the caller reached us over HTTPS: the URL's scheme, or behind TRUST_PROXY proxies, the one X-Forwarded-Proto names. */
+export function overHttps(c: Context<AppEnv>): boolean {
+  return new URL(c.req.url).protocol === "https:" || forwardedHop(c, "x-forwarded-proto")?.toLowerCase() === "https";
 }
 
 /** An address as a throttle key: IPv4 as is (also when mapped into IPv6), IPv6 as its /64. */

@@ -207,6 +207,23 @@ describe("login: failures slow down the pair (email, source), not the email for 
     expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow("TRUST_PROXY");
   });
 
+  test("the trusted_device cookie is Secure over HTTPS, also behind TRUST_PROXY proxies that end TLS (X-Forwarded-Proto); never from a caller's own header", async () => {
+    const cookieOf = async (proxies: number, url: string, headers: Record<string, string>) =>
+      withHarness(
+        async (own) => {
+          const user = await own.signUp();
+          const res = await own.app.request(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ email: user.email, password: user.password }) });
+          expect(res.status).toBe(200);
+          return /; Secure/.test(res.headers.get("set-cookie") ?? "");
+        },
+        { config: { trustProxy: proxies } },
+      );
+    expect(await cookieOf(0, "https://example.com/api/auth/login", {})).toBe(true);
+    expect(await cookieOf(0, "http://example.com/api/auth/login", {})).toBe(false);
+    expect(await cookieOf(1, "http://example.com/api/auth/login", { "x-forwarded-proto": "https" })).toBe(true);
+    expect(await cookieOf(0, "http://example.com/api/auth/login", { "x-forwarded-proto": "https" })).toBe(false);
+  });
+
   test("served by Bun.serve, the source is the socket's address", async () => {
     const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: h.app.fetch });
     try {
