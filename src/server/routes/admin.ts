@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { decideRequest, giftFromSystem, removeUser } from "../../core/admin";
 import { listAudit } from "../../core/audit";
+import { isVerified } from "../../core/chain/config";
 import { listUsers } from "../../core/users";
 import { listDeposits, listWithdrawals } from "../../core/wallet";
 import { TOTAL_COUNT_HEADER } from "../../shared/constants";
@@ -15,9 +16,12 @@ import { validate } from "../validate";
 export const adminRoutes = new Hono<AppEnv>()
   // A page of requests, still a bare array (what the earlier client reads); the total in a header.
   .get(API.deposits.path, validate("query", API.deposits.query), async (c) => {
-    const { rows, total } = await listDeposits(c.get("deps").db, c.req.valid("query"));
+    const { db, config } = c.get("deps");
+    const { rows, total } = await listDeposits(db, c.req.valid("query"));
     c.header(TOTAL_COUNT_HEADER, String(total));
-    return reply(c, API.deposits, rows);
+    // A request is looked at on chain only while its network is verified here: one whose network
+    // was configured when it came and is not now waits for the admin, and says so.
+    return reply(c, API.deposits, rows.map((row) => (row.checking && !isVerified(config.chain.networks[row.network]) ? { ...row, checking: false } : row)));
   })
   .get(API.withdrawals.path, validate("query", API.withdrawals.query), async (c) => {
     const { rows, total } = await listWithdrawals(c.get("deps").db, c.req.valid("query"));

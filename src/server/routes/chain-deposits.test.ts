@@ -8,6 +8,7 @@ import { adminAudit, deposits, transfers } from "../../db/schema";
 import { MSG } from "../../shared/messages";
 import { createHarness, type Harness, testDeps } from "../../testing/harness";
 import { announceAnvilSkip, type Anvil, anvilSkipReason, deployToken, devAccounts, startAnvil, type Token } from "../../testing/evm/anvil";
+import { createApp } from "../app";
 import { loadChainConfig } from "../chainConfig";
 import { loadConfig } from "../config";
 import { startChainWatcher } from "../chainWatcher";
@@ -325,6 +326,20 @@ describe.skipIf(skip !== null)("deposits verified on chain (anvil)", () => {
     } finally {
       await watcher.stop();
     }
+  });
+
+  test("a request whose network is no longer verified (its node taken out of the configuration) is not shown as being checked", async () => {
+    const member = await h.signUp();
+    const hash = await usdt6.transfer(dave, OURS_TRON_HEX, tronUnits(4));
+    await claimTron(member.token, dave, hash, 4);
+    const [queued] = (await h.call("GET", `/api/admin/deposits?search=${bare(hash)}`, { token: h.adminToken })).body;
+    expect(queued).toMatchObject({ status: "pending", checking: true });
+    // The same database served by a process configured without TRON's node.
+    const unconfigured = createApp(testDeps(h.db, { config: { chain: { ...chain, networks: { ...chain.networks, TRC20: loadChainConfig({}).networks.TRC20 } } } }));
+    const res = await unconfigured.request(`/api/admin/deposits?search=${bare(hash)}`, { headers: { "x-auth-token": h.adminToken } });
+    expect(res.status).toBe(200);
+    expect((await res.json())[0]).toMatchObject({ status: "pending", checking: false });
+    expect(await h.decide("deposits", queued._id, "declined")).toMatchObject({ status: 200 });
   });
 
   test("without a network verified on chain, deposits wait for an admin as before (the embedded default)", async () => {
