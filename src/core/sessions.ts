@@ -2,7 +2,14 @@ import { and, asc, eq, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { loginFailures, loginTickets, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
 import { signalStreamsClosed } from "./notifications";
-import { type Role, LOGIN_EMAIL_FREE_FAILURES, LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_PAIR_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../shared/constants";
+import {
+  type Role,
+  LOGIN_EMAIL_FREE_FAILURES,
+  LOGIN_EMAIL_MAX_DELAY_SECONDS,
+  LOGIN_PAIR_FREE_FAILURES,
+  LOGIN_SOURCE_FREE_FAILURES,
+  LOGIN_WINDOW_MINUTES,
+} from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { refuse } from "./errors";
 import { minutesOf, secondsInterval } from "./throttle";
@@ -189,6 +196,17 @@ export function emailDelaySeconds(failures: number): number {
   return Math.min(2 ** (failures - LOGIN_EMAIL_FREE_FAILURES), LOGIN_EMAIL_MAX_DELAY_SECONDS);
 }
 
+/**
+ * Seconds any attempt from one source address waits after that source's last failure, when it
+ * has `failures` within the window at any emails together: nothing for what an office behind one
+ * address types wrong, then 1 s, doubling, never more than a few minutes. One password tried on
+ * many accounts from one address (spraying) slows to a crawl.
+ */
+export function sourceDelaySeconds(failures: number): number {
+  if (failures < LOGIN_SOURCE_FREE_FAILURES) return 0;
+  return Math.min(2 ** (failures - LOGIN_SOURCE_FREE_FAILURES), LOGIN_EMAIL_MAX_DELAY_SECONDS);
+}
+
 /** Records one failed attempt at `email` from `source` (a wrong password, or a wrong second factor). */
 export async function recordLoginFailure(db: Db, email: string, source: string): Promise<void> {
   await db.insert(loginFailures).values({ email: normalizeEmail(email), source });
@@ -210,9 +228,11 @@ const trustedFor = (user: { id: string; sessionGeneration: string | null } | und
 
 /**
  * Seconds an attempt at `email` (normalized) from `source` must still wait, from the failures
- * of the window (`pairDelaySeconds`, `emailDelaySeconds`); 0 when it may go. A trusted device
- * meets only its pair's delays. Read under the lock on the user's row that every attempt takes,
- * so that parallel attempts count each other. Time is the database's.
+ * of the window (`pairDelaySeconds`, `emailDelaySeconds`, `sourceDelaySeconds`); 0 when it may
+ * go. A trusted device meets only its pair's delays. Read under the lock on the user's row that
+ * every attempt takes, so that parallel attempts at one email count each other (attempts at
+ * other emails from the source are bounded by LOGIN_CHECKS_PER_SOURCE). An unknown source (no
+ * address: tests through app.request) is no address to slow down. Time is the database's.
  */
 async function loginWait(tx: Tx, email: string, source: string, trusted: boolean): Promise<number> {
   const [recent] = await tx
@@ -227,10 +247,19 @@ async function loginWait(tx: Tx, email: string, source: string, trusted: boolean
     .from(loginFailures)
     .where(and(eq(loginFailures.email, email), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
   const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
-  return Math.max(
+  const pairAndEmail = Math.max(
     waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0),
     trusted ? 0 : waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
   );
+  if (trusted || source === UNKNOWN_SOURCE) return pairAndEmail;
+  const [fromSource] = await tx
+    .select({
+      n: sql<number>`count(*)`.mapWith(Number),
+      since: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
+    })
+    .from(loginFailures)
+    .where(and(eq(loginFailures.source, source), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
+  return Math.max(pairAndEmail, waitFor(sourceDelaySeconds(fromSource?.n ?? 0), fromSource?.since ?? 0));
 }
 
 /** Refuses an attempt that must still wait `seconds`, with "throttled" and the seconds to wait. */

@@ -357,11 +357,16 @@ export const loginFailures = pgTable(
   {
     id: bigserial("id", { mode: "bigint" }).primaryKey(),
     email: text("email").notNull(),
-    /** The address the attempt came from (the socket's, or the first X-Forwarded-For hop behind a trusted proxy). */
+    /** The address the attempt came from (the socket's, or behind TRUST_PROXY proxies the X-Forwarded-For hop the outermost one added). */
     source: text("source").notNull().default(""),
     createdAt: createdAt(),
   },
-  (t) => [index("login_failures_email_idx").on(t.email, t.createdAt), index("login_failures_pair_idx").on(t.email, t.source, t.createdAt)],
+  (t) => [
+    index("login_failures_email_idx").on(t.email, t.createdAt),
+    index("login_failures_pair_idx").on(t.email, t.source, t.createdAt),
+    // A source's failures at any emails (sessions.ts sourceDelaySeconds).
+    index("login_failures_source_idx").on(t.source, t.createdAt),
+  ],
 );
 
 /**

@@ -191,6 +191,13 @@ export const LOGIN_EMAIL_FREE_FAILURES = 20;
 /** ...at most this long: distributed guessing slows to a crawl, and nobody is locked out for longer. */
 export const LOGIN_EMAIL_MAX_DELAY_SECONDS = 5 * 60;
 /**
+ * Failures from one source address at any emails together that cost nothing (an office or a
+ * carrier's shared address has room for its people's typos); then each attempt from it waits 1 s,
+ * doubling, at most LOGIN_EMAIL_MAX_DELAY_SECONDS: one password tried on many accounts (spraying)
+ * slows to a crawl.
+ */
+export const LOGIN_SOURCE_FREE_FAILURES = 30;
+/**
  * A browser that signed in to an account is trusted for that account's logins this long
  * (src/server/deviceTrust.ts): its attempts skip the email's delay above, which anyone can keep
  * going by failing from many addresses, and meet only their own pair's.

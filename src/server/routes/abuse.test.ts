@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { count, eq, sql } from "drizzle-orm";
 import { loginFailures } from "../../db/schema";
-import { argon2Hasher, boundedHasher, emailDelaySeconds, pairDelaySeconds, type PasswordHasher, resetAdminPassword } from "../../core/sessions";
-import { LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_WINDOW_MINUTES } from "../../shared/constants";
+import { argon2Hasher, boundedHasher, emailDelaySeconds, pairDelaySeconds, type PasswordHasher, resetAdminPassword, sourceDelaySeconds } from "../../core/sessions";
+import { LOGIN_EMAIL_MAX_DELAY_SECONDS, LOGIN_SOURCE_FREE_FAILURES, LOGIN_WINDOW_MINUTES } from "../../shared/constants";
 import { ADMIN, testHasher } from "../../testing/db";
 import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
@@ -166,6 +166,37 @@ describe("login: failures slow down the pair (email, source), not the email for 
     await failures("203.0.113.6", 16);
     expect((await login(user.email, "guess", "203.0.113.6")).status).toBe(400);
     expect((await login(user.email, user.password, "203.0.113.6")).status).toBe(200);
+  });
+
+  test("one password sprayed at many accounts from one address: free for LOGIN_SOURCE_FREE_FAILURES failures, then that address waits; other addresses and the owners' trusted browsers go on", async () => {
+    await withHarness(
+      async (own) => {
+        const owner = await own.signUp();
+        const trustedCookie = (await own.call("POST", "/api/auth/login", { body: { email: owner.email, password: owner.password }, headers: { "x-forwarded-for": "198.51.100.60" } })).headers
+          .get("set-cookie")!
+          .split(";")[0]!;
+        const spray = (i: number) => own.call("POST", "/api/auth/login", { body: { email: `victim-${i}@test.local`, password: "Summer2026!" }, headers: { "x-forwarded-for": "203.0.113.60" } });
+        for (let i = 0; i < LOGIN_SOURCE_FREE_FAILURES; i++) expect((await spray(i)).status).toBe(400);
+        const slowed = await spray(LOGIN_SOURCE_FREE_FAILURES);
+        expect(slowed).toMatchObject({ status: 429, body: { code: "throttled" } });
+        expect(retryAfter(slowed)).toBe(1);
+        // The address waits for every email, the owner's too...
+        expect((await own.call("POST", "/api/auth/login", { body: { email: owner.email, password: owner.password }, headers: { "x-forwarded-for": "203.0.113.60" } })).status).toBe(429);
+        // ...but not from the owner's browser that signed in before, behind that same address.
+        const fromTrusted = await own.call("POST", "/api/auth/login", {
+          body: { email: owner.email, password: owner.password },
+          headers: { "x-forwarded-for": "203.0.113.60", cookie: trustedCookie },
+        });
+        expect(fromTrusted.status).toBe(200);
+        expect((await own.call("POST", "/api/auth/login", { body: { email: owner.email, password: owner.password }, headers: { "x-forwarded-for": "198.51.100.61" } })).status).toBe(200);
+        // The delays grow: after the wait, the next failure makes the address wait 2 s.
+        await own.db.execute(sql`UPDATE login_failures SET created_at = created_at - interval '2 seconds' WHERE source = '203.0.113.60'`);
+        expect((await spray(100)).status).toBe(400);
+        expect(retryAfter(await spray(101))).toBe(2);
+        expect([29, 30, 31, 34, 38, 100].map(sourceDelaySeconds)).toEqual([0, 1, 2, 16, 256, LOGIN_EMAIL_MAX_DELAY_SECONDS]);
+      },
+      { config: { trustProxy: 1 } },
+    );
   });
 
   test("X-Forwarded-For is ignored without TRUST_PROXY: the guesses all count against the one source", async () => {

@@ -1,0 +1,1 @@
+CREATE INDEX "login_failures_source_idx" ON "login_failures" USING btree ("source","created_at");
