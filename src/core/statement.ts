@@ -22,8 +22,12 @@ const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
  * Counts come from team_counts (direct partners) and team_sums (whole teams, teams.ts), both kept
  * up to date at sign-up and deletion, so no request scans a downline; the levels are correlated probes of user_levels' primary key inside the one query of
  * the page.
+ *
+ * `after` (the id of a partner of `of`, deleted since or not): the page is the partners that come
+ * after that one, whatever joined or left since, instead of the `page`-th by offset (`page` is
+ * then only answered back). Another id answers partner_not_found.
  */
-export async function partnersOf(db: Db, callerId: string, page: number, of?: string) {
+export async function partnersOf(db: Db, callerId: string, page: number, of?: string, after?: string) {
   const listed = of ?? callerId;
   if (listed !== callerId && !(await isInTeamOf(db, callerId, listed))) return refuse("partner_not_found");
   const [own] = await db
@@ -31,6 +35,13 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .where(eq(users.id, listed));
+  let cursor: SQL | undefined;
+  if (after !== undefined) {
+    const [last] = await db.select({ id: users.id }).from(users).where(and(eq(users.id, after), eq(users.referrerId, listed)));
+    if (!last) return refuse("partner_not_found");
+    // Compared in the database: its timestamps are finer than a JavaScript Date.
+    cursor = sql`(${users.createdAt}, ${users.id}) < (SELECT last.created_at, last.id FROM users last WHERE last.id = ${last.id})`;
+  }
   const highestActive = (program: Program) =>
     sql<number | null>`(SELECT max(ul.level) FROM user_levels ul WHERE ul.user_id = ${users.id} AND ul.program = ${program} AND ul.status = 'active')`;
   const rows = await db
@@ -45,10 +56,10 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     })
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
-    .where(and(eq(users.referrerId, listed), isNull(users.deletedAt)))
+    .where(and(eq(users.referrerId, listed), isNull(users.deletedAt), cursor))
     .orderBy(desc(users.createdAt), desc(users.id))
     .limit(STATEMENT_PAGE_SIZE)
-    .offset((page - 1) * STATEMENT_PAGE_SIZE);
+    .offset(cursor ? 0 : (page - 1) * STATEMENT_PAGE_SIZE);
   const directPartners = Number(own?.direct ?? 0);
   return {
     partners: rows.map(({ level3p, level6p, ...r }) => ({

@@ -335,9 +335,14 @@ export const earningsQuery = z.object({
 });
 
 /** `?of=`: the direct partners of a member of the caller's team (the caller's own when absent). */
-export const partnersQuery = z.extend(pageQuery, {
-  of: z.optional(z.string().check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found."))),
-});
+const partnerId = () => z.optional(z.string().check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found.")));
+
+/**
+ * `?page=&of=&after=`: a page of the direct partners of `of` (the caller's when absent). With
+ * `after` (the id of the last partner of the page before), the page is the partners after that
+ * one: none is missed or repeated when partners join or leave between two pages.
+ */
+export const partnersQuery = z.extend(pageQuery, { of: partnerId(), after: partnerId() });
 
 /** `?page=&type=`: the member's own requests, of one type or both. */
 export const requestsQuery = z.extend(pageQuery, {

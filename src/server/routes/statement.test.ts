@@ -55,6 +55,32 @@ test("GET /api/user/partners pages by 20", async () => {
   expect((await get(user, "partners?page=0")).status).toBe(400);
 });
 
+test("GET /api/user/partners?after= pages from the last partner seen: partners who join or leave between two pages are neither missed nor repeated", async () => {
+  const user = await m.member(undefined, 0);
+  const joined = [];
+  for (let i = 0; i < 22; i++) joined.push((await m.member(user, 0)).id);
+  const first = (await get(user, "partners?page=1")).body;
+  const lastSeen = first.partners.at(-1)._id;
+  expect(lastSeen).toBe(joined[2]);
+  const second = async () => (await get(user, `partners?page=2&after=${lastSeen}`)).body;
+  // A partner of the first page is deleted: by offset, the second page starts one row late and
+  // misses joined[1]; after the last one seen, it is exactly the rest.
+  expect((await h.call("DELETE", `/api/admin/users/${joined[10]}`, { token: h.adminToken })).status).toBe(200);
+  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[0]]);
+  expect((await second()).partners.map((p: any) => p._id)).toEqual([joined[1], joined[0]]);
+  expect((await second()).page).toBe(2);
+  // Two more join (one more than left): by offset, the second page repeats the first's last row; after it, nothing is repeated.
+  await m.member(user, 0);
+  await m.member(user, 0);
+  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[2], joined[1], joined[0]]);
+  expect((await second()).partners.map((p: any) => p._id)).toEqual([joined[1], joined[0]]);
+  // A deleted partner still marks its place.
+  expect((await get(user, `partners?page=2&after=${joined[10]}`)).body.partners.map((p: any) => p._id)).toEqual(joined.slice(0, 10).reverse());
+  // Someone who is not a partner of the list: as an unknown partner.
+  const stranger = await m.member(undefined, 0);
+  expect(await get(user, `partners?page=2&after=${stranger.id}`)).toMatchObject({ status: 404, body: { code: "partner_not_found" } });
+});
+
 test("GET /api/user/transactions reads the ledger from the caller's side, newest first", async () => {
   const top = await m.member(undefined, 100, "Top");
   const owner = await m.member(top, 100, "Owner");

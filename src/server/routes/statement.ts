@@ -11,8 +11,8 @@ import { validate } from "../validate";
 /** The caller's team, ledger history, requests and earnings. Behind requireUser (/user/*). */
 export const statementRoutes = new Hono<AppEnv>()
   .get(API.partners.path, validate("query", API.partners.query), async (c) => {
-    const { page, of } = c.req.valid("query");
-    return reply(c, API.partners, await partnersOf(c.get("deps").db, c.get("user").id, page, of));
+    const { page, of, after } = c.req.valid("query");
+    return reply(c, API.partners, await partnersOf(c.get("deps").db, c.get("user").id, page, of, after));
   })
   .get(API.transactions.path, validate("query", API.transactions.query), async (c) => {
     const { page, ...filter } = c.req.valid("query");
