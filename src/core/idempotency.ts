@@ -127,6 +127,14 @@ export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, answer: S
     .execute();
 }
 
+/** Sets the answer of a key reserved in this transaction, whatever it held (transact: a refusal replacing a success written ahead). */
+export async function keepAnswer(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
+  await tx
+    .update(idempotencyKeys)
+    .set(answer)
+    .where(and(eq(idempotencyKeys.userId, claim.userId), eq(idempotencyKeys.key, claim.key)));
+}
+
 export async function sweepKeys(db: Db): Promise<void> {
   await db.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, new Date(Date.now() - KEY_RETENTION_HOURS * 3_600_000)));
 }

@@ -3,6 +3,7 @@ import type { Db, Tx } from "../db/client";
 import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { userLevels, users, type Program } from "../db/schema";
 import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
+import type { ErrorCode } from "../shared/errorCodes";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import type { KeyReservation } from "./idempotency";
@@ -163,6 +164,7 @@ async function activate(
         SELECT b.id, ${program}::text, ${level}::smallint, 'active', b.chain_id, b.depth
         FROM buyer b, state s
         WHERE s.cost IS NOT NULL AND s.current IS NULL AND (${level}::int = 1 OR s.previous IS NOT NULL) AND s.available >= s.cost
+          AND (${expectedCost ?? null}::bigint IS NULL OR s.cost = ${expectedCost ?? null}::bigint)
         ON CONFLICT DO NOTHING
         RETURNING user_id
       ),
@@ -177,15 +179,21 @@ async function activate(
   );
   // First: with the key taken, nothing else was read as the purchase's.
   key?.settle(row?.key_reserved === true);
-  if (row?.cost == null) return refuse("level_not_found");
+  // Every refusal below comes before anything is written but the key's row: the activation's
+  // insert asks what they check, and refuses with them. transact commits such a refusal as the
+  // key's answer, so the insert must not have happened (expectPurchasable cannot refuse after it).
+  const refuseUnwritten = (code: ErrorCode): never => {
+    if (row?.activated) throw new Error(`the activation wrote the level's row of a purchase it refuses (${code})`);
+    return refuse(code);
+  };
+  if (row?.cost == null) return refuseUnwritten("level_not_found");
   // No buyer: deleted since the token was checked (the deletion was waited for, then seen).
-  if (row.name === null) return refuse("bad_token");
+  if (row.name === null) return refuseUnwritten("bad_token");
   expectPurchasable(level, row.current ?? undefined, row.previous !== null);
   const cost = BigInt(row.cost);
-  // The price the member was shown, or nothing (before the balance is weighed against another
-  // price): the activation is rolled back with the refusal.
-  if (expectedCost !== undefined && cost !== expectedCost) return refuse("price_changed");
-  if (row.available === null || BigInt(row.available) < cost) return refuse("insufficient_balance");
+  // The price the member was shown, or nothing (before the balance is weighed against another price).
+  if (expectedCost !== undefined && cost !== expectedCost) return refuseUnwritten("price_changed");
+  if (row.available === null || BigInt(row.available) < cost) return refuseUnwritten("insufficient_balance");
   if (!row.activated) {
     // A concurrent purchase of the same level by the same user committed first.
     const won = (await levelStatuses(tx, buyerId, program, [level])).get(level);

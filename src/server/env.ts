@@ -20,5 +20,7 @@ export interface AppEnv {
     claims: TokenClaims;
     /** Set when a money call carries an Idempotency-Key. */
     idempotency?: IdempotencyClaim;
+    /** The operation's answer (a refusal) was stored as its key's, in its transaction (transact). */
+    answerKept?: boolean;
   };
 }

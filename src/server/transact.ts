@@ -1,7 +1,9 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { Refusal } from "../core/errors";
 import {
   AlreadyAnswered,
+  keepAnswer,
   KeyReservation,
   refuseBusy,
   reserveKey,
@@ -56,6 +58,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   c.set("idempotency", claim);
   await next();
   if (Math.random() < 0.01) await sweepKeys(db);
+  if (c.get("answerKept")) return;
   const status = c.res.status;
   // 429 says "not now" (a limit, the server busy): it is no answer of the operation, and the same
   // key may be sent again later.
@@ -82,11 +85,50 @@ function codeOf(body: string) {
   }
 }
 
+/** An operation's refusal, to be kept as its key's answer in the operation's own transaction. */
+class KeptRefusal {
+  constructor(readonly refusal: Refusal) {}
+}
+
+/**
+ * A refusal of the operation itself, kept as the answer of its key: 4xx, not about the key, not a
+ * 429 (which says "not now", and is never kept).
+ */
+const keepsAsAnswer = (error: unknown): error is Refusal => {
+  if (!(error instanceof Refusal) || KEY_CODES.has(error.code)) return false;
+  const { status } = ERRORS[error.code];
+  return status >= 400 && status < 500 && status !== 429;
+};
+
+async function keptIfRefused<T>(run: () => Promise<T>): Promise<T | KeptRefusal> {
+  try {
+    return await run();
+  } catch (error) {
+    if (keepsAsAnswer(error)) return new KeptRefusal(error);
+    throw error;
+  }
+}
+
+/**
+ * Writes the refusal as the key's answer, in the transaction that reserved the key, which then
+ * commits with nothing else of the operation. A twin call with the key waits on that row until
+ * then, and finds the refusal (the same request: it is replayed; another: 422). Were the refusal
+ * rolled back with the operation and stored afterwards, the twin could take the key in between
+ * and run.
+ */
+async function keep(tx: Tx, claim: IdempotencyClaim, kept: KeptRefusal): Promise<KeptRefusal> {
+  const { code, msg } = kept.refusal;
+  await keepAnswer(tx, claim, { status: ERRORS[code].status, body: JSON.stringify({ msg, code } satisfies ErrorBody) });
+  return kept;
+}
+
 /**
  * A money operation whose first statement reserves the Idempotency-Key itself (KeyReservation):
  * `key` is undefined for a call without a key. That statement goes out with the transaction's
  * BEGIN, key or not, so it must check that it runs inside the transaction (`inBlock`,
- * src/db/pipelinedBegin.ts; the key's reservation does).
+ * src/db/pipelinedBegin.ts; the key's reservation does). It refuses (throws a Refusal) only
+ * before it has written anything but the key's row: the refusal is committed as the key's answer,
+ * with that row alone.
  */
 export interface ReservingKey<T> {
   reservingKey: (tx: Tx, key: KeyReservation | undefined) => Promise<T>;
@@ -120,18 +162,35 @@ export async function transact<T, E extends ApiEndpoint>(
     const body = await inTransaction(db, async (tx) => {
       let result: T;
       if (typeof work === "function") {
-        if (claim) await reserveKey(tx, claim, knownAnswer);
-        result = await work(tx);
+        if (!claim) result = await work(tx);
+        else {
+          await reserveKey(tx, claim, knownAnswer);
+          // Under a savepoint: a refusal undoes the operation's writes, not the key's row.
+          const outcome = await keptIfRefused(() => tx.transaction((inner) => work(inner as unknown as Tx)));
+          if (outcome instanceof KeptRefusal) return keep(tx, claim, outcome);
+          result = outcome;
+        }
       } else {
         const key = claim && new KeyReservation(tx, claim, knownAnswer);
-        result = await work.reservingKey(tx, key);
+        // A ReservingKey operation refuses before it writes anything but the key's row.
+        const outcome = await keptIfRefused(() => work.reservingKey(tx, key));
         if (key && !key.settled) throw new Error(`${endpoint.path}: the operation did not reserve its Idempotency-Key`);
+        if (outcome instanceof KeptRefusal) {
+          if (!claim) throw outcome.refusal;
+          return keep(tx, claim, outcome);
+        }
+        result = outcome;
       }
       if (known !== undefined) return known;
       const body = wire(endpoint, (answer as (result: T) => AnswerOf<E>)(result));
       if (claim) await saveAnswer(tx, claim, { status, body: JSON.stringify(body) });
       return body;
     }, { beginWithFirst: claim !== undefined || typeof work !== "function" });
+    if (body instanceof KeptRefusal) {
+      // Already the key's answer: the middleware has nothing to store.
+      c.set("answerKept", true);
+      throw body.refusal;
+    }
     return c.json(body, status);
   } catch (error) {
     if (claim && error instanceof AlreadyAnswered) {

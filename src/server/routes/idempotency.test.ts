@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { and, eq } from "drizzle-orm";
-import { deposits, transfers } from "../../db/schema";
+import { and, eq, inArray } from "drizzle-orm";
+import { deposits, idempotencyKeys, transfers, userLevels } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
@@ -136,6 +136,53 @@ describe("Idempotency-Key on money calls", () => {
     const fresh = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, headers: withKey("in-time") });
     expect(fresh).toMatchObject({ status: 200, body: { msg: "Level purchased successfully!" } });
     expect((await h.me(buyer.token)).balance).toBe(5);
+  });
+
+  test("a refusal is the key's answer from its own transaction: written with the key's row, answered without Idempotent-Replayed, nothing else kept", async () => {
+    const buyer = await h.signUp();
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(buyer.token, 10);
+    // A purchase refused after its first statement reserved the key (the price changed), and a
+    // gift refused inside its savepoint (more than the balance).
+    const purchase = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, body: { expectedCost: 4 }, headers: withKey("kept-purchase") });
+    const gift = await h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: 5, recipientEmail: recipient.email }, headers: withKey("kept-gift") });
+    expect(purchase).toMatchObject({ status: 409, body: { code: "price_changed" } });
+    expect(gift).toMatchObject({ status: 400, body: { code: "insufficient_balance" } });
+    for (const first of [purchase, gift]) expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    const kept = await h.db
+      .select({ key: idempotencyKeys.key, status: idempotencyKeys.status, body: idempotencyKeys.body })
+      .from(idempotencyKeys)
+      .where(inArray(idempotencyKeys.key, ["kept-purchase", "kept-gift"]))
+      .orderBy(idempotencyKeys.key);
+    expect(kept.map((k) => [k.key, k.status, JSON.parse(k.body).code])).toEqual([
+      ["kept-gift", 400, "insufficient_balance"],
+      ["kept-purchase", 409, "price_changed"],
+    ]);
+    // Nothing of the operations: no level row, no transfer.
+    expect(await h.db.select().from(userLevels).where(eq(userLevels.userId, buyer.id))).toEqual([]);
+    expect(await h.db.select().from(transfers).where(eq(transfers.fromAccount, sender.id))).toEqual([]);
+    const again = await h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, body: { expectedCost: 4 }, headers: withKey("kept-purchase") });
+    expect(again).toMatchObject({ status: 409, body: { code: "price_changed" } });
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect((await h.me(buyer.token)).balance).toBe(10);
+  });
+
+  test.skipIf(!onPostgres)("on Postgres, one key sent at once with a stale and a current price: exactly one of the two runs, the other is 422", async () => {
+    const outcomes = new Set<string>();
+    for (let round = 0; round < 20; round++) {
+      const buyer = await h.signUp();
+      await h.fund(buyer.token, 10);
+      const buy = (expectedCost: number) =>
+        h.call("POST", "/api/user/packages/purchase/3p/1", { token: buyer.token, body: { expectedCost }, headers: withKey(`twin-${round}`) });
+      const [stale, current] = await Promise.all([buy(4), buy(5)]);
+      const outcome = `${stale.status} ${stale.body.code ?? "ok"} / ${current.status} ${current.body.code ?? "ok"}`;
+      outcomes.add(outcome);
+      // The first to reserve the key runs; the other hears that the key was used for another request.
+      expect(["409 price_changed / 422 idempotency_conflict", "422 idempotency_conflict / 200 ok"]).toContain(outcome);
+      expect((await h.me(buyer.token)).balance).toBe(outcome.endsWith("200 ok") ? 5 : 10);
+    }
+    await h.checkLedger();
   });
 
   test("a malformed key is refused with 400", async () => {
