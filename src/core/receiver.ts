@@ -93,6 +93,14 @@ function walkCtes(startId: string, program: Program, level: number) {
       )`;
 }
 
+/** A receiver walk overtaken by a commit (lockReceiver): the transaction is tried again, as for a serialization failure. */
+export class StaleWalk extends Error {
+  readonly code = "40001";
+  constructor() {
+    super("the receiver walk's snapshot was overtaken by a placement committed meanwhile");
+  }
+}
+
 /** receiver(startId) as read now (no locks): the user id, or null for `system`. */
 export async function firstEligibleAbove(tx: Tx | Db, startId: string, program: Program, level: number): Promise<string | null> {
   return (await walkUp(tx, startId, program, level)).receiver?.userId ?? null;
@@ -112,6 +120,8 @@ export interface LockingWalkRow {
   cycles: number | null;
   slots: string[] | null;
   alive: boolean | null;
+  /** The candidate's locked row is not what the walk's snapshot read: a placement committed in between. */
+  moved: boolean | null;
 }
 
 /**
@@ -138,7 +148,8 @@ export function lockingWalk(from: string, program: Program, level: number, after
       )`,
     joins: sql`LEFT JOIN walk w ON true LEFT JOIN locked l ON true`,
     columns: sql`w.found, w.passed, l.status, l.cycles, l.slots,
-        CASE WHEN l.status = 'active' THEN (SELECT u.deleted_at IS NULL FROM users u WHERE u.id = w.found FOR SHARE) END AS alive`,
+        CASE WHEN l.status = 'active' THEN (SELECT u.deleted_at IS NULL FROM users u WHERE u.id = w.found FOR SHARE) END AS alive,
+        (w.cycles IS DISTINCT FROM l.cycles OR w.slots IS DISTINCT FROM l.slots) AS moved`,
   };
 }
 
@@ -161,6 +172,16 @@ async function lockingWalkOnce(tx: Tx, from: string, program: Program, level: nu
  *
  * One statement a try (lockingWalk). `first`: the first try's row when a statement of the
  * caller's already made it (the purchase's activation).
+ *
+ * The walk's snapshot is older than the lock: a member between the start and the candidate may
+ * have bought the level and committed while this waited for the candidate's row. Such a purchase
+ * placed its buyer in the candidate's matrix (the candidate was the first eligible above them
+ * too), so the locked row differs from the one the walk read (`moved`). Then the walk is made
+ * again, on a fresh snapshot: when it finds someone else now, the candidate is no longer the
+ * receiver, and the transaction is tried again from the start (a serialization failure, which
+ * inTransaction retries). Paying the candidate would place this buyer after a member the candidate's
+ * slots show as having come first, yet past them: an order no one-by-one run gives. A moved row
+ * with the same receiver (another buyer's placement) goes on at once.
  */
 export async function lockReceiver(tx: Tx, startId: string, program: Program, level: number, first?: LockingWalkRow): Promise<Walk<LockedLevel>> {
   const passed: string[] = [];
@@ -170,6 +191,7 @@ export async function lockReceiver(tx: Tx, startId: string, program: Program, le
     const candidate = row.found;
     if (!candidate) return { receiver: null, passed };
     if (row.status === "active" && row.alive === true) {
+      if (row.moved && (await firstEligibleAbove(tx, from, program, level)) !== candidate) throw new StaleWalk();
       return { receiver: { userId: candidate, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
     }
     // Frozen since the walk (rare): walked past, unless deleted by now.

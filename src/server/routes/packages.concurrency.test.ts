@@ -15,6 +15,29 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
   let h: Harness;
   useMoneyHarness((made) => (h = made), { max: 20 });
 
+  test("a member and their sponsor buying a level at once: whichever commits first, the other's payment follows from it", async () => {
+    const m = matrixHelpers(h);
+    let pastAnActiveSponsor = 0;
+    for (let round = 0; round < 30; round++) {
+      const top = await m.member(undefined, 50);
+      await m.bought(top, "3p", 1);
+      const sponsor = await m.member(top, 50);
+      const buyer = await m.member(sponsor, 50);
+      const answers = await Promise.all([m.buy(sponsor, "3p", 1), m.buy(buyer, "3p", 1)]);
+      expect(answers.map((a) => a.status)).toEqual([200, 200]);
+      const paid = rowsOf<{ from_account: string; to_account: string }>(
+        await h.db.execute(sql`SELECT from_account, to_account FROM transfers WHERE kind = 'purchase' AND from_account IN (${sponsor.id}, ${buyer.id}) ORDER BY id`),
+      );
+      // The sponsor's purchase committed first: the buyer's receiver is the sponsor. (The buyer's
+      // walk, made before that commit, found the top; it waited on the top's row, which the
+      // sponsor's purchase was filling. Paying the top then put the buyer after the sponsor in the
+      // top's slots and yet past them.)
+      if (paid[0]!.from_account === sponsor.id && paid[1]!.to_account !== sponsor.id) pastAnActiveSponsor++;
+    }
+    expect(pastAnActiveSponsor).toBe(0);
+    await h.checkLedger();
+  });
+
   test("40 partners of one referrer buying 3P and 6P level 1 at the same moment fill the matrices as if one by one", async () => {
     const m = matrixHelpers(h);
     const admin = { token: h.adminToken };
