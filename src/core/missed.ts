@@ -26,10 +26,12 @@ export interface MissedRecord {
  * growing). Nothing when the amount is 0 (nothing passed anyone by; the table holds amounts above
  * 0 only).
  *
- * Lock order (docs/rules.md#lock-order): the foreign keys take KEY SHARE locks on the users rows
- * named. Only a deletion conflicts with those (it takes its users row FOR UPDATE, before anything
- * else, and never waits for a purchase's rows); a chain takeover updates users.chain_id, not a
- * key column, which takes FOR NO KEY UPDATE and does not conflict with KEY SHARE.
+ * Lock order (docs/rules.md#lock-order): the statement takes KEY SHARE locks on the users rows
+ * named (as their foreign keys would). Only a deletion conflicts with those (it takes its users
+ * row FOR UPDATE, before anything else, and never waits for a purchase's rows); a chain takeover
+ * updates users.chain_id, not a key column, which takes FOR NO KEY UPDATE and does not conflict
+ * with KEY SHARE. The lock is taken in the read that picks the users, so a deletion in progress
+ * is waited for and then seen: a member deleted meanwhile gets no record, and no notification.
  */
 export async function recordMissed(
   tx: Tx,
@@ -54,7 +56,9 @@ export async function recordMissed(
         SELECT ${referrer}::text, 'not_active', 1, 0
         WHERE ${referrer}::text IS NOT NULL
       ) m
+      JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
       ORDER BY m.part, m.ord
+      FOR KEY SHARE OF u
       RETURNING id::text, user_id, reason`,
   );
   return rows.map((r) => ({ id: BigInt(r.id), userId: r.user_id, reason: r.reason }));

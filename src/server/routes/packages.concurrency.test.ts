@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
-import { pgCode } from "../../core/tx";
+import { inTransaction, pgCode } from "../../core/tx";
+import { deleteUser } from "../../core/users";
 import type { Program } from "../../db/schema";
 import { onPostgres } from "../../testing/db";
 import { withHarness, type Harness } from "../../testing/harness";
@@ -35,6 +36,50 @@ describe.skipIf(!onPostgres)("purchases racing on Postgres", () => {
       if (paid[0]!.from_account === sponsor.id && paid[1]!.to_account !== sponsor.id) pastAnActiveSponsor++;
     }
     expect(pastAnActiveSponsor).toBe(0);
+    await h.checkLedger();
+  });
+
+  test("members deleted while a purchase records what passed them by get no missed earning and no notification", async () => {
+    const m = matrixHelpers(h);
+    /** `purchase` sent while the deletion of `userId` is under way (its rows locked, not committed). */
+    async function whileDeleting(userId: string, purchase: () => Promise<{ status: number }>) {
+      const release = Promise.withResolvers<void>();
+      const started = Promise.withResolvers<void>();
+      const deletion = inTransaction(h.db, async (tx) => {
+        await deleteUser(tx, userId);
+        started.resolve();
+        await release.promise;
+      });
+      await started.promise;
+      const answer = purchase();
+      await Bun.sleep(300);
+      release.resolve();
+      await deletion;
+      expect((await answer).status).toBe(200);
+    }
+    const recordsFor = async (buyerId: string, userId: string) => ({
+      recorded: rowsOf(await h.db.execute(sql`SELECT reason FROM missed_earnings WHERE buyer_id = ${buyerId} AND user_id = ${userId}`)),
+      // The buyer's name is in the notice (texts.missed).
+      told: rowsOf(await h.db.execute(sql`SELECT n.id FROM notifications n, users b WHERE n.kind = 'missed' AND n.user_id = ${userId} AND b.id = ${buyerId} AND position(b.name in n.text) > 0`)),
+    });
+    const none = { recorded: [], told: [] };
+    // The buyer's direct referrer, without the level (not_active).
+    const referrer = await m.member(undefined, 0);
+    const buyer = await m.member(referrer, 50);
+    await whileDeleting(referrer.id, () => m.buy(buyer, "3p", 1));
+    expect(await recordsFor(buyer.id, referrer.id)).toEqual(none);
+    // A frozen member the walk goes past (frozen).
+    const frozen = await m.member(undefined, 50);
+    await m.bought(frozen, "3p", 1);
+    await h.db.execute(sql`UPDATE user_levels SET status = 'frozen', cycles = 2 WHERE user_id = ${frozen.id} AND program = '3p' AND level = 1`);
+    const between = await m.member(frozen, 50);
+    await m.bought(between, "3p", 1);
+    await h.db.execute(sql`UPDATE user_levels SET status = 'frozen', cycles = 2 WHERE user_id = ${between.id} AND program = '3p' AND level = 1`);
+    const below = await m.member(between, 50);
+    await whileDeleting(frozen.id, () => m.buy(below, "3p", 1));
+    expect(await recordsFor(below.id, frozen.id)).toEqual(none);
+    // The one not deleted is still told.
+    expect((await recordsFor(below.id, between.id)).recorded).toEqual([{ reason: "frozen" }]);
     await h.checkLedger();
   });
 
