@@ -2,6 +2,7 @@ import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf } from "../../db/client";
 import type { Harness } from "../../testing/harness";
+import { onPostgres } from "../../testing/db";
 import { matrixHelpers } from "../../testing/matrix";
 import { useMoneyHarness } from "../../testing/useHarness";
 
@@ -126,4 +127,29 @@ test("GET /api/user/earnings of a member who earned nothing: every day zero; bad
     expect(await earnings(user, `?days=${days}`)).toMatchObject({ status: 400, body: { msg: "Days must be a whole number from 1 to 365.", code: "validation" } });
   }
   expect((await h.call("GET", "/api/user/earnings")).status).toBe(401);
+});
+
+test.skipIf(!onPostgres)("on Postgres, read while payments land, the days and the lifetime totals agree (one snapshot)", async () => {
+  const m = matrixHelpers(h);
+  const mismatches: string[] = [];
+  for (let round = 0; round < 4; round++) {
+    // A member whose whole history is today: today's total is the lifetime total, at every moment.
+    const owner = await m.member(undefined, 100);
+    await m.bought(owner, "3p", 1);
+    await m.bought(owner, "6p", 1);
+    const buyers = [];
+    for (let i = 0; i < 8; i++) buyers.push(await m.member(owner, 10));
+    let buying = true;
+    const read = async () => {
+      while (buying) {
+        const e = (await h.call("GET", "/api/user/earnings?days=30", { token: owner.token })).body;
+        if (e.totalEarned !== e.lifetimeEarned || e.totalMissed !== e.lifetimeMissed) mismatches.push(`${e.totalEarned} of ${e.lifetimeEarned}`);
+      }
+    };
+    const readers = [read(), read()];
+    await Promise.all(buyers.flatMap((b) => [m.buy(b, "3p", 1), m.buy(b, "6p", 1)]));
+    buying = false;
+    await Promise.all(readers);
+  }
+  expect(mismatches).toEqual([]);
 });
