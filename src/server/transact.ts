@@ -57,7 +57,8 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
 
   c.set("idempotency", claim);
   await next();
-  if (Math.random() < 0.01) await sweepKeys(db);
+  // Housekeeping after the operation has answered: its failure must not turn a done operation into a 500.
+  if (Math.random() < 0.01) await sweepKeys(db).catch((error) => (c.get("deps").log ?? console.error)("sweeping old Idempotency-Keys failed", error));
   if (c.get("answerKept")) return;
   const status = c.res.status;
   // 429 says "not now" (a limit, the server busy): it is no answer of the operation, and the same
