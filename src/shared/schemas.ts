@@ -41,6 +41,13 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 const noControlCharacters = (message: string) => z.refine<string>((text) => !CONTROL_CHARACTERS.test(text), message);
 
+/**
+ * Bidirectional embeddings, overrides and isolates reorder the text around them as it is shown:
+ * words to a member could then read as something else than what is stored. (The marks, U+200E
+ * and U+200F, stay: right-to-left text needs them.)
+ */
+export const REORDERING_CHARACTERS = /[\u202a-\u202e\u2066-\u2069]/;
+
 const requiredText = (label: string, max = 200) =>
   z
     .string({ error: `${label} is required.` })
@@ -247,6 +254,7 @@ export const decisionSchema = z.object({
         z.trim(),
         z.maxLength(REASON_MAX_LENGTH, `Reason must be at most ${REASON_MAX_LENGTH} characters.`),
         noControlCharacters("Reason contains characters that are not allowed."),
+        z.refine((text) => !REORDERING_CHARACTERS.test(text), "Reason contains characters that are not allowed."),
       ),
   ),
   /**

@@ -61,10 +61,17 @@ describe("PUT /api/admin/{deposits|withdrawals}/{id} with a reason", () => {
       ["x".repeat(201), "Reason must be at most 200 characters."],
       [42, "Reason must be text."],
       ["line\nbreak", "Reason contains characters that are not allowed."],
+      // A right-to-left override would show the member other words than those stored.
+      ["wrong \u202etnuocca", "Reason contains characters that are not allowed."],
+      ["\u2066isolated\u2069", "Reason contains characters that are not allowed."],
     ];
     for (const [reason, msg] of cases) {
       expect(await decide("deposits", id, { status: "declined", reason })).toMatchObject({ status: 400, body: { msg, code: "validation" } });
     }
+    // Right-to-left text with its marks is fine.
+    const rtl = "\u200fالمبلغ غير صحيح\u200f";
+    const other = await h.deposit(user.token, 5);
+    expect((await decide("deposits", other, { status: "declined", reason: rtl })).status).toBe(200);
     // 200 characters after trimming are fine.
     expect((await decide("deposits", id, { status: "declined", reason: ` ${"y".repeat(200)} ` })).status).toBe(200);
     const [row] = (await h.call("GET", `/api/admin/deposits?search=${badTx}`, { token: h.adminToken })).body;
