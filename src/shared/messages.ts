@@ -21,6 +21,7 @@ export const MSG = {
     `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   tooManySignUps: (minutes: number) => `Too many sign-ups from your address. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
   busy: "The server is busy. Please try again in a moment.",
+  outcomeUnknown: "No answer from the server: this may or may not have gone through. Check your balance before trying again; sending the very same again is safe.",
   twoFactorRequired: "Admins must use two-factor authentication. Please set it up on the Security page first.",
   twoFactorInvalid: "Invalid authentication code.",
   tooManyCodes: (minutes: number) => `Too many wrong authentication codes. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,

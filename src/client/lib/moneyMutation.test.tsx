@@ -1,10 +1,13 @@
 import { json, serveFetch, useDom } from "../../testing/dom";
-import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { act, renderHook } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import type { ReactNode } from "react";
 import { useCreateDeposit } from "../features/deposit/api/createDeposit";
 import { MSG } from "../../shared/messages";
+import { useCreateWithdrawal } from "../features/withdraw/api/createWithdrawal";
+import { meKey, meQuery } from "./me";
+import { REFRESH_WAIT_MS } from "./refresh";
 import { setToken } from "./session";
 
 useDom();
@@ -95,3 +98,43 @@ test("after the retries run out, resending the same input keeps its key; other i
   expect(key(8)).not.toBe(key(5));
   expect(new Set(fetched.keys()).size).toBe(4);
 }, 15_000);
+
+test("a 5xx, a 429 or an unreadable success leaves the outcome unknown: resending the same input keeps the key, and the member is told it may have gone", async () => {
+  for (const status of [500, 502, 504, 429]) {
+    const fetched = serveInTurn(status, 201);
+    const hook = renderDeposit();
+    await act(() => expect(hook.current.submit(deposit)).rejects.toBeTruthy());
+    await act(() => hook.current.submit(deposit));
+    const [first, resent] = fetched.keys();
+    expect(resent).toBe(first!);
+  }
+  // A proxy's 504 with a page of its own: the outcome is told as unknown, not as a failure.
+  serveFetch(() => new Response("<html>Gateway Timeout</html>", { status: 504 }));
+  const hook = renderDeposit();
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 504, message: MSG.outcomeUnknown, body: { msg: MSG.outcomeUnknown } }));
+  // A 429 of the server's own keeps its sentence.
+  serveFetch(() => json({ msg: "Too many searches (at most 30 a minute). Please wait a moment and try again.", code: "throttled" }, 429));
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 429, body: { code: "throttled" } }));
+});
+
+test("a success is said even when the figures it changed cannot be read again (the server went away right after answering)", async () => {
+  let answered = false;
+  serveFetch((request) => {
+    if (request.method === "POST") return (answered = true), json({ msg: "Withdrawal request submitted successfully." }, 201);
+    return new Response("", { status: 503 }); // every read after it fails; the user's read tries again and again
+  });
+  setToken("test-token");
+  const client = new QueryClient({ defaultOptions: { mutations: { retry: false } } });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  // The page shows the current user (an active query, with the app's own retries), as the dashboard does.
+  client.setQueryData(meKey, {} as never);
+  const hook = renderHook(() => (useQuery({ ...meQuery("test-token"), initialData: undefined }), useCreateWithdrawal()), { wrapper }).result;
+  const started = Date.now();
+  let answer: unknown;
+  await act(async () => {
+    answer = await hook.current.submit({ accountType: "USDT TRC20", accountNumber: "TA4Wt1DUCqz6YegbnsmqsWC5uUfbdBqPxm", amount: 500n });
+  });
+  expect(answered).toBe(true);
+  expect(answer).toEqual({ msg: "Withdrawal request submitted successfully." });
+  expect(Date.now() - started).toBeLessThan(REFRESH_WAIT_MS + 1_000);
+}, 10_000);

@@ -1,6 +1,8 @@
-import { useMutation, type UseMutationOptions } from "@tanstack/react-query";
+import { useMutation, useQueryClient, type UseMutationOptions } from "@tanstack/react-query";
 import { useRef } from "react";
+import { MSG } from "../../shared/messages";
 import { ApiError } from "./api";
+import { meKey } from "./me";
 
 /** What every money call takes besides its own input: the Idempotency-Key of the user action. */
 export interface Keyed {
@@ -15,6 +17,16 @@ export const isStillRunning = (error: unknown) =>
   error instanceof ApiError && error.code === "idempotency_busy";
 
 /**
+ * Whether a failure leaves the action's outcome unknown: no answer, "still running", a 5xx (a
+ * proxy's 502 or 504 may come after the server committed), a 429 ("not now"), or a success the
+ * client could not read. The server keeps none of these as the key's answer, so sending the same
+ * input again with the same key is always safe: a call that went through is replayed, not applied
+ * twice. Only a refusal of the operation (a 4xx) is a definite answer.
+ */
+export const outcomeUnknown = (error: unknown) =>
+  error instanceof ApiError && (error.status === 0 || isStillRunning(error) || error.status >= 500 || error.status === 429 || (error.status >= 200 && error.status < 300));
+
+/**
  * Only network failures and "still running" answers are retried, at most twice: the retry
  * carries the same key, so if an earlier attempt did reach the server it is replayed, not applied
  * again. Any other answer from the server (4xx refusals included) is final.
@@ -24,17 +36,30 @@ export const retryNetworkErrors = (failures: number, error: unknown) =>
   failures < MONEY_RETRIES && (isNetworkError(error) || isStillRunning(error));
 export const moneyRetryDelay = (failures: number) => 500 * 2 ** failures;
 
+/**
+ * A failure with no definite answer, told as such: not "failed", which would invite the member to
+ * change the amount and send again (a new action, a new key: paid twice if the first went
+ * through). The server's own sentence stays when it sent one (a 429's, say).
+ */
+function saidUnknown(error: ApiError): ApiError {
+  const body = error.body as { msg?: unknown } | null | undefined;
+  if (error.status !== 0 && typeof body?.msg === "string" && body.msg.trim() && !(error.status >= 200 && error.status < 300)) return error;
+  return new ApiError(MSG.outcomeUnknown, error.status, { msg: MSG.outcomeUnknown }, error.code);
+}
+
 type Options<TInput, TAnswer> = Omit<UseMutationOptions<TAnswer, Error, TInput & Keyed>, "mutationFn" | "retry" | "retryDelay">;
 
 /**
  * The one way the UI moves money. `submit(input)` is one user action: it makes the action's
  * Idempotency-Key and react-query's retries reuse it, since the key is part of the variables.
- * A later submit gets a new key, except after a failure with no answer: if the user then sends
- * the very same input again, it is the same action retried, so it keeps the key and a call that
- * did go through is replayed instead of paying twice. A new key also follows any real answer,
- * because the server replays refusals too (a key that got "insufficient balance" keeps getting it).
+ * A later submit gets a new key, except after a failure whose outcome is unknown
+ * (`outcomeUnknown`): if the user then sends the very same input again, it is the same action
+ * retried, so it keeps the key and a call that did go through is replayed instead of paying
+ * twice. A new key follows any definite answer, because the server replays refusals too (a key
+ * that got "insufficient balance" keeps getting it).
  */
 export function useMoneyMutation<TInput, TAnswer>(send: (input: TInput & Keyed) => Promise<TAnswer>, options: Options<TInput, TAnswer> = {}) {
+  const client = useQueryClient();
   const mutation = useMutation({ ...options, mutationFn: send, retry: retryNetworkErrors, retryDelay: moneyRetryDelay });
   const unanswered = useRef<{ input: string; key: string } | null>(null);
 
@@ -45,9 +70,12 @@ export function useMoneyMutation<TInput, TAnswer>(send: (input: TInput & Keyed) 
     try {
       return await mutation.mutateAsync({ ...input, idempotencyKey: key });
     } catch (error) {
-      // Still unanswered: the first attempt may yet go through, so the same input keeps the key.
-      if (isNetworkError(error) || isStillRunning(error)) unanswered.current = { input: fingerprint, key };
-      throw error;
+      // No definite answer: the first attempt may have gone through, so the same input keeps the key.
+      if (!outcomeUnknown(error)) throw error;
+      unanswered.current = { input: fingerprint, key };
+      // The balance and the levels are read again: they say whether it did.
+      void client.invalidateQueries({ queryKey: meKey });
+      throw saidUnknown(error as ApiError);
     }
   }
 

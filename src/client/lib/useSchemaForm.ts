@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from "react";
+import { useRef, useState, type FormEvent } from "react";
 import type * as z from "zod/mini";
 
 type Errors<V> = Partial<Record<keyof V, string>>;
@@ -18,7 +18,9 @@ interface FormOptions<V, Data> {
  * (src/shared/schemas.ts, the rule the server applies), so the form has no rules of its own.
  * Messages appear under the fields on the first submit and then follow the typing, so they
  * clear as they are fixed; a refused submit moves focus to the first field to fix.
- * `submit(send)` is the form's onSubmit: `send` gets the schema's output (amounts in cents).
+ * `submit(send)` is the form's onSubmit: `send` gets the schema's output (amounts in cents). While
+ * what `send` started runs, another submit (a double click, Enter pressed twice, before the
+ * button shows itself disabled) does nothing: one action, one call.
  */
 export function useSchemaForm<V extends Record<string, string>, S extends z.ZodMiniType>(
   schema: S,
@@ -27,6 +29,7 @@ export function useSchemaForm<V extends Record<string, string>, S extends z.ZodM
 ) {
   const [values, setValues] = useState(initial);
   const [tried, setTried] = useState(false);
+  const sending = useRef(false);
 
   // Derived on every render, so messages follow the typing (and the data `check` reads).
   const parsed = schema.safeParse(values);
@@ -44,7 +47,15 @@ export function useSchemaForm<V extends Record<string, string>, S extends z.ZodM
     event.preventDefault();
     setTried(true);
     if (!valid) return focusFirstError(event.currentTarget);
-    void send(data as z.output<S>);
+    if (sending.current) return;
+    sending.current = true;
+    const release = () => void (sending.current = false);
+    try {
+      void Promise.resolve(send(data as z.output<S>)).then(release, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
   };
 
   /** Back to the first values, with no messages until the next submit. */

@@ -1,4 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
+import { MSG } from "../../../shared/messages";
 import { fireEvent, screen, waitFor } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { renderClient } from "../../../testing/renderClient";
@@ -57,9 +58,13 @@ test("a refused deposit shows the server's reason, or 'Submission failed.' when 
   fill("Amount (USDT)", "5");
   submit();
   expect(await screen.findByText("This transaction ID has already been submitted.")).toBeTruthy();
-  serveFetch(() => new Response("boom", { status: 502 }));
+  serveFetch(() => new Response("refused", { status: 400 }));
   submit();
   expect(await screen.findByText("Submission failed.")).toBeTruthy();
+  // A proxy's 502 says nothing of whether the request was stored: not "failed".
+  serveFetch(() => new Response("boom", { status: 502 }));
+  submit();
+  expect(await screen.findByText(MSG.outcomeUnknown)).toBeTruthy();
 });
 
 test("the form refuses, with the reason, a transaction ID or an address that is not the network's, and sends nothing", async () => {

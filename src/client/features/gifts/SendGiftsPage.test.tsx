@@ -1,4 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
+import { MSG } from "../../../shared/messages";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
@@ -85,14 +86,20 @@ test("a gift goes to the chosen user's email, shows the server's message and clo
   expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });
 
-test("a failed gift without a server message says 'An error occurred.' and keeps the modal open", async () => {
-  serve([grace], () => new Response("", { status: 500 }));
+test("a refused gift without a server message says 'An error occurred.' and keeps the modal open; no answer at all says the gift may have gone", async () => {
+  let answer = () => new Response("", { status: 400 });
+  serve([grace], () => answer());
   renderClient(<SendGiftsPage />, { me });
   const dialog = await openGiftModal();
   fireEvent.change(within(dialog).getByLabelText("Gift amount (USDT)"), { target: { value: "5" } });
   fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
   expect(await screen.findByText("An error occurred.")).toBeTruthy();
   expect(screen.getByRole("dialog")).toBeTruthy();
+  // A proxy's 504 may come after the server gave the gift: not "failed".
+  answer = () => new Response("", { status: 504 });
+  await waitFor(() => expect(within(dialog).getByRole("button", { name: "Send gift" }).hasAttribute("disabled")).toBe(false));
+  fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByText(MSG.outcomeUnknown)).toBeTruthy();
 });
 
 test("Escape closes the gift modal", async () => {

@@ -149,7 +149,7 @@ test("a refused decision shows the server's reason, else 'Failed to process requ
   await dialog();
   fireEvent.click(screen.getByRole("button", { name: "Yes, decline" }));
   expect(await screen.findByText("This request has already been processed.")).toBeTruthy();
-  answer = new Response("", { status: 500 });
+  answer = new Response("", { status: 422 });
   await waitFor(() => expect(screen.getByRole("button", { name: "Decline deposit of Ada" }).hasAttribute("disabled")).toBe(false));
   await waitFor(() => expect(screen.queryByRole("dialog") === null).toBe(true));
   fireEvent.click(screen.getByRole("button", { name: "Decline deposit of Ada" }));

@@ -116,3 +116,22 @@ test("a withdrawal refused because the session ended shows no toast", async () =
   expect(screen.queryAllByText("Token is not valid")).toEqual([]);
   expect(screen.queryAllByText("Submitting withdrawal...")).toEqual([]);
 });
+
+test("Enter pressed twice (two submits before the button shows itself disabled) sends one withdrawal; the next one, after the answer, is sent", async () => {
+  const seen = serveMe();
+  renderClient(<WithdrawForm />, { me });
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
+  fill("Amount (USDT)", "50");
+  const form = screen.getByLabelText("Amount (USDT)").closest("form")!;
+  fireEvent.submit(form);
+  fireEvent.submit(form);
+  expect(await screen.findByText("Withdrawal request submitted.")).toBeTruthy();
+  await act(() => Bun.sleep(50));
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(1);
+  // The form was cleared by the success: a new withdrawal.
+  fill("Wallet address", "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZh");
+  fill("Amount (USDT)", "10");
+  fireEvent.submit(form);
+  await act(() => Bun.sleep(100));
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(2);
+});

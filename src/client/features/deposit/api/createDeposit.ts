@@ -6,6 +6,7 @@ import { call } from "../../../lib/api";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { myRequestsKey } from "../../myRequests/api/getMyRequests";
 import { requestsKey } from "../../requests/api/requestKeys";
+import { refreshAfter } from "../../../lib/refresh";
 
 export interface DepositInput {
   /** TRC20 when absent (the server's default). */
@@ -26,7 +27,6 @@ export const createDeposit = ({ idempotencyKey, amount, ...input }: DepositInput
 export function useCreateDeposit() {
   const client = useQueryClient();
   return useMoneyMutation(createDeposit, {
-    onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: myRequestsKey }), client.invalidateQueries({ queryKey: requestsKey("deposits") })]),
+    onSuccess: () => refreshAfter(client, myRequestsKey, requestsKey("deposits")),
   });
 }

@@ -5,6 +5,7 @@ import { call } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
+import { refreshAfter } from "../../../lib/refresh";
 
 export interface GiftInput {
   amount: Cents;
@@ -18,7 +19,6 @@ export const sendGift = ({ idempotencyKey, amount, ...input }: GiftInput & Keyed
 export function useSendGift() {
   const client = useQueryClient();
   return useMoneyMutation(sendGift, {
-    onSuccess: () =>
-      Promise.all([client.invalidateQueries({ queryKey: meKey }), client.invalidateQueries({ queryKey: transactionsKey() })]),
+    onSuccess: () => refreshAfter(client, meKey, transactionsKey()),
   });
 }

@@ -2,6 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { MEMBER } from "../../../../shared/contract/member";
 import { call } from "../../../lib/api";
 import { meKey } from "../../../lib/me";
+import { refreshAfter } from "../../../lib/refresh";
 
 /** ["notifications"] reloads every page (the live stream invalidates it on each new one). */
 export const notificationsKey = (page?: number) => (page === undefined ? ["notifications"] : ["notifications", page]) as readonly unknown[];
@@ -20,6 +21,6 @@ export function useMarkRead() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (which: { ids: string[] } | { all: true }) => call(MEMBER.notificationsRead, { body: which }),
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: notificationsKey() }), client.invalidateQueries({ queryKey: meKey })]),
+    onSuccess: () => refreshAfter(client, notificationsKey(), meKey),
   });
 }

@@ -5,6 +5,7 @@ import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
 import { matrixKey } from "./getMatrix";
+import { refreshAfter } from "../../../lib/refresh";
 
 export interface LevelTarget {
   program: ProgramId;
@@ -23,11 +24,6 @@ export const levelActionBody = ({ expectedCost }: LevelTarget) => (expectedCost 
 export function useLevelMutation(send: (target: LevelTarget & Keyed) => Promise<{ msg?: string }>) {
   const client = useQueryClient();
   return useMoneyMutation(send, {
-    onSuccess: (_answer, { program }) =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: meKey }),
-        client.invalidateQueries({ queryKey: matrixKey(program) }),
-        client.invalidateQueries({ queryKey: transactionsKey() }),
-      ]),
+    onSuccess: (_answer, { program }) => refreshAfter(client, meKey, matrixKey(program), transactionsKey()),
   });
 }

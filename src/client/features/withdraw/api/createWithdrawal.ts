@@ -7,6 +7,7 @@ import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { myRequestsKey } from "../../myRequests/api/getMyRequests";
 import { requestsKey } from "../../requests/api/requestKeys";
+import { refreshAfter } from "../../../lib/refresh";
 
 export interface WithdrawalInput {
   accountType: WithdrawalMethod;
@@ -24,11 +25,6 @@ export const createWithdrawal = ({ idempotencyKey, amount, ...input }: Withdrawa
 export function useCreateWithdrawal() {
   const client = useQueryClient();
   return useMoneyMutation(createWithdrawal, {
-    onSuccess: () =>
-      Promise.all([
-        client.invalidateQueries({ queryKey: meKey }),
-        client.invalidateQueries({ queryKey: myRequestsKey }),
-        client.invalidateQueries({ queryKey: requestsKey("withdrawals") }),
-      ]),
+    onSuccess: () => refreshAfter(client, meKey, myRequestsKey, requestsKey("withdrawals")),
   });
 }
