@@ -4,6 +4,7 @@ import { act, renderHook } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import type { ReactNode } from "react";
 import { useCreateDeposit } from "../features/deposit/api/createDeposit";
+import { RESEND_WINDOW_MS } from "./moneyMutation";
 import { MSG } from "../../shared/messages";
 import { useCreateWithdrawal } from "../features/withdraw/api/createWithdrawal";
 import { meKey, meQuery } from "./me";
@@ -137,4 +138,20 @@ test("a success is said even when the figures it changed cannot be read again (t
   expect(answered).toBe(true);
   expect(answer).toEqual({ msg: "Withdrawal request submitted successfully." });
   expect(Date.now() - started).toBeLessThan(REFRESH_WAIT_MS + 1_000);
+}, 10_000);
+
+test("the same input counts as a resend for RESEND_WINDOW_MS only: later it is a new action with a new key", async () => {
+  const fetched = serveInTurn("network", "network", "network", 201);
+  const hook = renderDeposit();
+  await act(() => expect(hook.current.submit(deposit)).rejects.toMatchObject({ status: 0 }));
+  const realNow = Date.now;
+  Date.now = () => realNow() + RESEND_WINDOW_MS + 1;
+  try {
+    await act(() => hook.current.submit(deposit));
+  } finally {
+    Date.now = realNow;
+  }
+  const keys = fetched.keys();
+  expect(keys[3]).toMatch(UUID);
+  expect(keys[3]).not.toBe(keys[0]!);
 }, 10_000);

@@ -47,6 +47,13 @@ function saidUnknown(error: ApiError): ApiError {
   return new ApiError(MSG.outcomeUnknown, error.status, { msg: MSG.outcomeUnknown }, error.code);
 }
 
+/**
+ * How long the same input counts as a resend of an action whose outcome was unknown. Later, the
+ * same gift to the same member is a new gift: reusing the key would replay the first one's
+ * success and send nothing.
+ */
+export const RESEND_WINDOW_MS = 10 * 60_000;
+
 type Options<TInput, TAnswer> = Omit<UseMutationOptions<TAnswer, Error, TInput & Keyed>, "mutationFn" | "retry" | "retryDelay">;
 
 /**
@@ -61,18 +68,19 @@ type Options<TInput, TAnswer> = Omit<UseMutationOptions<TAnswer, Error, TInput &
 export function useMoneyMutation<TInput, TAnswer>(send: (input: TInput & Keyed) => Promise<TAnswer>, options: Options<TInput, TAnswer> = {}) {
   const client = useQueryClient();
   const mutation = useMutation({ ...options, mutationFn: send, retry: retryNetworkErrors, retryDelay: moneyRetryDelay });
-  const unanswered = useRef<{ input: string; key: string } | null>(null);
+  const unanswered = useRef<{ input: string; key: string; at: number } | null>(null);
 
   async function submit(input: TInput): Promise<TAnswer> {
     const fingerprint = JSON.stringify(input, (_key, value) => (typeof value === "bigint" ? `${value}n` : value));
-    const key = unanswered.current?.input === fingerprint ? unanswered.current.key : crypto.randomUUID();
+    const resend = unanswered.current?.input === fingerprint && Date.now() - unanswered.current.at < RESEND_WINDOW_MS;
+    const key = resend ? unanswered.current!.key : crypto.randomUUID();
     unanswered.current = null;
     try {
       return await mutation.mutateAsync({ ...input, idempotencyKey: key });
     } catch (error) {
       // No definite answer: the first attempt may have gone through, so the same input keeps the key.
       if (!outcomeUnknown(error)) throw error;
-      unanswered.current = { input: fingerprint, key };
+      unanswered.current = { input: fingerprint, key, at: Date.now() };
       // The balance and the levels are read again: they say whether it did.
       void client.invalidateQueries({ queryKey: meKey });
       throw saidUnknown(error as ApiError);
