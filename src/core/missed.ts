@@ -91,10 +91,14 @@ export async function missedAt(db: Db | Tx, userId: string, program: Program, le
   return BigInt(row?.cents ?? "0");
 }
 
-/** GET /api/user/missed: a page of the member's missed earnings, newest first. */
-export async function missedOf(db: Db, userId: string, page: number) {
-  const [total] = await db.select({ n: count() }).from(missedEarnings).where(eq(missedEarnings.userId, userId));
-  const items = await db
+/** GET /api/user/missed: a page of the member's missed earnings, newest first; the page and the total in one snapshot. */
+export function missedOf(db: Db, userId: string, page: number) {
+  return db.transaction((tx) => missedPage(tx, userId, page), { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function missedPage(tx: Tx, userId: string, page: number) {
+  const [total] = await tx.select({ n: count() }).from(missedEarnings).where(eq(missedEarnings.userId, userId));
+  const items = await tx
     .select({
       createdAt: missedEarnings.createdAt,
       program: missedEarnings.program,

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
-import { rowsOf, type Db } from "../db/client";
+import { rowsOf, type Db, type Tx } from "../db/client";
 import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
 import type { StatementKind } from "../shared/contract";
 import { PLATFORM_NAME, STATEMENT_PAGE_SIZE } from "../shared/constants";
@@ -216,7 +216,7 @@ function sideWhere(userId: string, incoming: boolean, filter: StatementFilter, b
  * `offset + limit`, so a long history never sorts in full; a filter only makes that index scan
  * skip the rows it leaves out. A transfer is on one side only (its accounts differ).
  */
-async function statementRows(db: Db, userId: string, filter: StatementFilter, at: { limit: number; offset?: number; before?: string }) {
+async function statementRows(db: Db | Tx, userId: string, filter: StatementFilter, at: { limit: number; offset?: number; before?: string }) {
   const offset = at.offset ?? 0;
   const window = offset + at.limit;
   const rows = rowsOf<LedgerRow>(
@@ -267,15 +267,24 @@ function counterpartyOf(r: LedgerRow, fromPlatform: boolean): { name: string } |
   return { name: r.other_name ?? "" };
 }
 
-/** A page of the user's statement, newest first, filtered (money in cents, signed from the user's side). */
+/**
+ * A page of the user's statement, newest first, filtered (money in cents, signed from the user's
+ * side). The page and the number of pages are read in one snapshot (a read-only REPEATABLE READ
+ * transaction), so they agree while payments land.
+ */
 export async function transactionsOf(db: Db, userId: string, page: number, filter: StatementFilter = {}) {
   rangeOf(filter);
-  const transactions = await statementRows(db, userId, filter, { limit: STATEMENT_PAGE_SIZE, offset: (page - 1) * STATEMENT_PAGE_SIZE });
-  const [count] = rowsOf<{ n: string }>(
-    await db.execute(sql`SELECT ((SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, false, filter)})
-                               + (SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, true, filter)}))::text AS n`),
+  return db.transaction(
+    async (tx) => {
+      const transactions = await statementRows(tx, userId, filter, { limit: STATEMENT_PAGE_SIZE, offset: (page - 1) * STATEMENT_PAGE_SIZE });
+      const [count] = rowsOf<{ n: string }>(
+        await tx.execute(sql`SELECT ((SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, false, filter)})
+                                   + (SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, true, filter)}))::text AS n`),
+      );
+      return { transactions, page, totalPages: pages(Number(count?.n ?? 0)) };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
   );
-  return { transactions, page, totalPages: pages(Number(count?.n ?? 0)) };
 }
 
 /** Rows read at a time when the whole statement is wanted (the CSV). */

@@ -1,8 +1,9 @@
 import { expect, test } from "bun:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { missedEarnings } from "../../db/schema";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
+import { onPostgres } from "../../testing/db";
 import { matrixHelpers } from "../../testing/matrix";
 
 // docs/rules.md#missed-earnings through GET /api/user/missed and the matrix's `missed`. Level n
@@ -118,4 +119,28 @@ test("GET /api/user/missed pages newest first, 20 a page", async () => {
   expect(await m.missed(none)).toEqual({ items: [], page: 1, totalPages: 1, total: 0 });
   const bad = await h.call("GET", "/api/user/missed?page=0", { token: none.token });
   expect([bad.status, bad.body.code]).toEqual([400, "validation"]);
+});
+
+test.skipIf(!onPostgres)("on Postgres, read while payments pass the member by, the page and the total agree (one snapshot)", async () => {
+  const m = matrixHelpers(h);
+  const frozen = await m.member(undefined, 50);
+  await m.bought(frozen, "3p", 1);
+  await h.db.execute(sql`UPDATE user_levels SET status = 'frozen', cycles = 2 WHERE user_id = ${frozen.id} AND program = '3p' AND level = 1`);
+  const buyers = [];
+  for (let i = 0; i < 16; i++) buyers.push(await m.member(frozen, 10));
+  const disagreements: string[] = [];
+  let buying = true;
+  const read = async () => {
+    while (buying) {
+      const page = (await h.call("GET", "/api/user/missed", { token: frozen.token })).body;
+      // Fewer than a page in all: the page holds them all.
+      if (page.total <= 20 && page.items.length !== page.total) disagreements.push(`${page.items.length} of ${page.total}`);
+    }
+  };
+  const readers = [read(), read()];
+  await Promise.all(buyers.map((b) => m.buy(b, "3p", 1)));
+  buying = false;
+  await Promise.all(readers);
+  expect(disagreements).toEqual([]);
+  expect((await h.call("GET", "/api/user/missed", { token: frozen.token })).body.total).toBe(16);
 });
