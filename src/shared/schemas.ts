@@ -291,8 +291,18 @@ const PAGE_MSG = "Page must be a whole number from 1.";
 const LIMIT_MSG = `Limit must be between 1 and ${MAX_PAGE_LIMIT}.`;
 const searchText = z.string().check(z.trim(), z.maxLength(100, "Search text must be at most 100 characters."));
 /** A whole number from the query string, from `min` to `max`, with one message for every miss. */
+/**
+ * A whole number in a path or a query: decimal digits only ("2", not "0x2", "2.0", "2e0" or " 2 "),
+ * or a number when called from code; then from `min` to `max`.
+ */
 const wholeNumber = (min: number, max: number, message: string) =>
-  z.coerce.number({ error: message }).check(z.int(message), z.minimum(min, message), z.maximum(max, message));
+  z.pipe(
+    z.pipe(
+      z.union([z.string().check(z.regex(/^[0-9]{1,16}$/, message)), z.number({ error: message })], { error: message }),
+      z.transform((value) => Number(value)),
+    ),
+    z.number({ error: message }).check(z.int(message), z.minimum(min, message), z.maximum(max, message)),
+  );
 
 /** `?page=`: 1 when absent. */
 export const pageQuery = z.object({
@@ -334,7 +344,8 @@ export const statementQuery = z.extend(statementFilter, pageQuery.shape);
 
 /** `?cycle=`: a matrix's cycle over the level's whole life; the current one when absent. */
 export const matrixQuery = z.object({
-  cycle: z.optional(wholeNumber(1, 1_000_000, "Cycle must be a whole number from 1.")),
+  // Any whole number from 1: past the current cycle it is 404 cycle_not_found (matrixView.ts).
+  cycle: z.optional(wholeNumber(1, Number.MAX_SAFE_INTEGER, "Cycle must be a whole number from 1.")),
 });
 
 /** `?days=`: how many days of earnings, ending today. */

@@ -45,10 +45,17 @@ test("GET /api/user/matrix shows a locked level with empty slots, nothing earned
   expect(await m.matrix(user, "6p", 2, 1)).toEqual(await m.matrix(user, "6p", 2));
   const beyond = await h.call("GET", "/api/user/matrix/6p/2?cycle=2", { token: user.token });
   expect([beyond.status, beyond.body]).toEqual([404, { msg: "Cycle not found.", code: "cycle_not_found" }]);
-  for (const bad of ["0", "-1", "1.5", "abc"]) {
-    const res = await h.call("GET", `/api/user/matrix/6p/2?cycle=${bad}`, { token: user.token });
-    expect([res.status, res.body]).toEqual([400, { msg: "Cycle must be a whole number from 1.", code: "validation" }]);
+  // Any whole number past the current cycle, however large, is a cycle not found.
+  for (const beyondAll of ["1000001", "9007199254740991"]) {
+    expect((await h.call("GET", `/api/user/matrix/6p/2?cycle=${beyondAll}`, { token: user.token })).body.code).toBe("cycle_not_found");
   }
+  // Decimal digits only: what JavaScript would read as 1 in other spellings is no cycle number.
+  for (const bad of ["0", "-1", "1.5", "abc", "0x1", "1e0", "1.0", "%201%20", "+1", "", "99999999999999999"]) {
+    const res = await h.call("GET", `/api/user/matrix/6p/2?cycle=${bad}`, { token: user.token });
+    expect([bad, res.status, res.body]).toEqual([bad, 400, { msg: "Cycle must be a whole number from 1.", code: "validation" }]);
+  }
+  expect((await h.call("GET", "/api/user/partners?page=2.0", { token: user.token })).status).toBe(400);
+  expect((await h.call("GET", "/api/user/matrix/6p/0x2", { token: user.token })).status).toBe(404);
 });
 
 test("GET /api/user/matrix names who fills each slot of the current cycle, when, what it paid, and what the owner earned", async () => {
