@@ -2,12 +2,10 @@ import type { Db } from "../db/client";
 import { newsletterSubscribers } from "../db/schema";
 import { NEWSLETTER_PER_HOUR } from "../shared/constants";
 import { MSG } from "../shared/messages";
-import { takeHit } from "./throttle";
+import { HOUR_SECONDS, takeHit } from "./throttle";
 import { normalizeEmail } from "./util";
 
 export type Subscription = "subscribed" | "already_subscribed";
-
-const HOUR = 3_600;
 
 /**
  * Stores an address once; subscribing again is not an error, just said. NEWSLETTER_PER_HOUR
@@ -16,7 +14,7 @@ const HOUR = 3_600;
  * which addresses are on it, faster than that.
  */
 export async function subscribe(db: Db, email: string, source: string): Promise<Subscription> {
-  await takeHit(db, { bucket: "newsletter", max: NEWSLETTER_PER_HOUR, windowSeconds: HOUR }, source, MSG.tooManySubscriptions);
+  await takeHit(db, { bucket: "newsletter", max: NEWSLETTER_PER_HOUR, windowSeconds: HOUR_SECONDS }, source, MSG.tooManySubscriptions);
   const inserted = await db
     .insert(newsletterSubscribers)
     .values({ email: normalizeEmail(email) })

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, lt, sql, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, or, sql, type SQL, type SQLWrapper } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { loginFailures, loginTickets, recoveryCodes, revokedTokens, settings, twoFactor, users } from "../db/schema";
 import { signalStreamsClosed } from "./notifications";
@@ -235,31 +235,33 @@ const trustedFor = (user: { id: string; sessionGeneration: string | null } | und
  * address: tests through app.request) is no address to slow down. Time is the database's.
  */
 async function loginWait(tx: Tx, email: string, source: string, trusted: boolean): Promise<number> {
+  const ofEmail = sql`${loginFailures.email} = ${email}`;
+  const ofSource = sql`${loginFailures.source} = ${source}`;
+  const ofPair = sql`${ofEmail} AND ${ofSource}`;
+  const failures = (which: SQL) => sql<number>`count(*) FILTER (WHERE ${which})`.mapWith(Number);
+  // Seconds since the last of them. clock_timestamp(), not now(): a transaction that waited for
+  // the lock started before the failure it now sees was recorded.
+  const since = (which: SQL) =>
+    sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt}) FILTER (WHERE ${which})), 0)`.mapWith(Number);
   const [recent] = await tx
     .select({
-      pair: sql<number>`count(*) FILTER (WHERE ${loginFailures.source} = ${source})`.mapWith(Number),
-      // clock_timestamp(), not now(): a transaction that waited for the lock started before
-      // the failure it now sees was recorded.
-      pairSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt}) FILTER (WHERE ${loginFailures.source} = ${source})), 0)`.mapWith(Number),
-      all: sql<number>`count(*)`.mapWith(Number),
-      allSince: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
+      pair: failures(ofPair),
+      pairSince: since(ofPair),
+      all: failures(ofEmail),
+      allSince: since(ofEmail),
+      fromSource: failures(ofSource),
+      sourceSince: since(ofSource),
     })
     .from(loginFailures)
-    .where(and(eq(loginFailures.email, email), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
+    .where(and(or(ofEmail, ofSource), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
   const waitFor = (delay: number, since: number) => (delay > 0 ? delay - Math.max(0, since) : 0);
-  const pairAndEmail = Math.max(
-    waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0),
-    trusted ? 0 : waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
+  const pairWait = waitFor(pairDelaySeconds(recent?.pair ?? 0), recent?.pairSince ?? 0);
+  if (trusted) return pairWait;
+  return Math.max(
+    pairWait,
+    waitFor(emailDelaySeconds(recent?.all ?? 0), recent?.allSince ?? 0),
+    source === UNKNOWN_SOURCE ? 0 : waitFor(sourceDelaySeconds(recent?.fromSource ?? 0), recent?.sourceSince ?? 0),
   );
-  if (trusted || source === UNKNOWN_SOURCE) return pairAndEmail;
-  const [fromSource] = await tx
-    .select({
-      n: sql<number>`count(*)`.mapWith(Number),
-      since: sql<number>`coalesce(extract(epoch from clock_timestamp() - max(${loginFailures.createdAt})), 0)`.mapWith(Number),
-    })
-    .from(loginFailures)
-    .where(and(eq(loginFailures.source, source), sql`${loginFailures.createdAt} > now() - ${secondsInterval(LOGIN_WINDOW_MINUTES * 60)}`));
-  return Math.max(pairAndEmail, waitFor(sourceDelaySeconds(fromSource?.n ?? 0), fromSource?.since ?? 0));
 }
 
 /** Refuses an attempt that must still wait `seconds`, with "throttled" and the seconds to wait. */

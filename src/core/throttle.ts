@@ -20,6 +20,8 @@ export interface RateLimit {
   windowSeconds: number;
 }
 
+export const HOUR_SECONDS = 3_600;
+
 /** Whole minutes, at least 1, for the sentences that say when to try again. */
 export const minutesOf = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
 
@@ -48,18 +50,10 @@ export async function takeHit(db: Db, limit: RateLimit, key: string, message: (m
   const release = async () => {
     await db.delete(throttleHits).where(eq(throttleHits.id, hit!.id));
   };
-  const [seen] = await db
-    .select({
-      n: count(),
-      // Seconds until the oldest hit of the window leaves it, which frees a place.
-      wait: sql<number>`extract(epoch from (min(${throttleHits.createdAt}) + ${secondsInterval(limit.windowSeconds)} - clock_timestamp()))`.mapWith(Number),
-    })
-    .from(throttleHits)
-    .where(and(eq(throttleHits.bucket, limit.bucket), eq(throttleHits.key, key), sql`${throttleHits.createdAt} > now() - ${secondsInterval(limit.windowSeconds)}`));
-  if ((seen?.n ?? 0) > limit.max) {
+  const seen = await recentHits(db, limit.bucket, key, limit.windowSeconds);
+  if (seen.n > limit.max) {
     await release();
-    const wait = Math.max(1, Math.ceil(seen?.wait ?? limit.windowSeconds));
-    return refuse("throttled", message(minutesOf(wait)), wait);
+    return refuse("throttled", message(minutesOf(seen.retryAfter)), seen.retryAfter);
   }
   // About one hit in fifty sweeps the bucket's expired rows.
   if (Math.random() < 0.02) {
@@ -69,19 +63,19 @@ export async function takeHit(db: Db, limit: RateLimit, key: string, message: (m
 }
 
 /**
- * Events of `key` in `bucket` within the last `windowSeconds` (for limits that count failures
- * only), and the seconds until the oldest of them leaves the window (which frees a place; 0 when
- * there are none).
+ * Events of `key` in `bucket` within the last `windowSeconds`, and `retryAfter`: the whole seconds
+ * (at least 1) until the oldest of them leaves the window, which frees a place (Retry-After of a
+ * refusal at the limit).
  */
-export async function recentHits(db: Db, bucket: string, key: string, windowSeconds: number): Promise<{ n: number; wait: number }> {
+export async function recentHits(db: Db, bucket: string, key: string, windowSeconds: number): Promise<{ n: number; retryAfter: number }> {
   const [seen] = await db
     .select({
       n: count(),
-      wait: sql<number>`coalesce(extract(epoch from (min(${throttleHits.createdAt}) + ${secondsInterval(windowSeconds)} - clock_timestamp())), 0)`.mapWith(Number),
+      wait: sql<number | null>`extract(epoch from (min(${throttleHits.createdAt}) + ${secondsInterval(windowSeconds)} - clock_timestamp()))`.mapWith(Number),
     })
     .from(throttleHits)
     .where(and(eq(throttleHits.bucket, bucket), eq(throttleHits.key, key), sql`${throttleHits.createdAt} > now() - ${secondsInterval(windowSeconds)}`));
-  return { n: seen?.n ?? 0, wait: Math.max(0, seen?.wait ?? 0) };
+  return { n: seen?.n ?? 0, retryAfter: Math.max(1, Math.ceil(seen?.wait ?? windowSeconds)) };
 }
 
 /** Records one event of `key` in `bucket` without checking any limit. */

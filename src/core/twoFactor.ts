@@ -97,8 +97,8 @@ async function useCode(tx: Tx | Db, userId: string, secret: string, code: string
  * for each other and count each other, so no more than CODE_MAX_FAILURES are ever checked.
  */
 async function tooManyCodes(tx: Tx, userId: string): Promise<{ wait: number } | null> {
-  const { n, wait } = await recentHits(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS);
-  return n >= CODE_MAX_FAILURES ? { wait: Math.max(1, Math.ceil(wait)) } : null;
+  const { n, retryAfter } = await recentHits(tx, CODE_BUCKET, userId, CODE_WINDOW_SECONDS);
+  return n >= CODE_MAX_FAILURES ? { wait: retryAfter } : null;
 }
 
 /** The refusal of a code attempt past the limit (`tooManyCodes`): until the oldest wrong code of the window leaves it. */

@@ -32,6 +32,9 @@ export function acceptableName(raw: string): string {
   return name;
 }
 
+/** The user whose email is `email`, ignoring case, as the unique index compares them. */
+const emailIs = (email: string) => eq(sql`lower(${users.email})`, sql`lower(${email})`);
+
 /**
  * Refuses, as registerUser would, a sign-up that cannot succeed as things stand: a name not
  * acceptable, a referral ID nobody live holds, an email already taken. Cheap (two look-ups by
@@ -45,7 +48,7 @@ export async function refuseHopelessSignUp(db: Db, input: Pick<NewUser, "name" |
     .from(users)
     .where(and(eq(users.referralId, normalizeReferralId(input.referralId)), isNull(users.deletedAt)));
   if (!referrer) return refuse("invalid_referral");
-  const [taken] = await db.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, sql`lower(${input.email})`));
+  const [taken] = await db.select({ id: users.id }).from(users).where(emailIs(input.email));
   if (taken) return refuse("email_taken");
 }
 
@@ -110,7 +113,7 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
       return { id };
     }
     // lower() on both sides, as the unique index has it.
-    const [taken] = await tx.select({ id: users.id }).from(users).where(eq(sql`lower(${users.email})`, sql`lower(${input.email})`));
+    const [taken] = await tx.select({ id: users.id }).from(users).where(emailIs(input.email));
     if (taken) return refuse("email_taken");
     if (attempt >= 5) throw new Error("registration: no free referral ID after 5 attempts");
   }
@@ -331,8 +334,8 @@ const SEARCH_LIMIT = { bucket: "user_search", max: SEARCH_PER_MINUTE, windowSeco
  * address book that the search's limit guards.
  */
 export async function refuseRecipientLookup(db: Db, callerId: string): Promise<void> {
-  const { n, wait } = await recentHits(db, SEARCH_LIMIT.bucket, callerId, SEARCH_LIMIT.windowSeconds);
-  if (n >= SEARCH_LIMIT.max) return refuse("throttled", MSG.tooManySearches, Math.max(1, Math.ceil(wait)));
+  const { n, retryAfter } = await recentHits(db, SEARCH_LIMIT.bucket, callerId, SEARCH_LIMIT.windowSeconds);
+  if (n >= SEARCH_LIMIT.max) return refuse("throttled", MSG.tooManySearches, retryAfter);
 }
 
 export const countRecipientMiss = (db: Db, callerId: string) => addHit(db, SEARCH_LIMIT.bucket, callerId);

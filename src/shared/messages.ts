@@ -2,6 +2,9 @@ import { type Decision, MAX_BALANCE, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWA
 import { type Cents, formatUsdtGrouped } from "./money";
 
 /** Every sentence the server answers in `{msg}`. The spec's texts are quoted exactly. */
+/** "1 minute", "5 minutes": when to try again, in the throttles' sentences. */
+const inMinutes = (minutes: number) => `${minutes} minute${minutes === 1 ? "" : "s"}`;
+
 export const MSG = {
   noToken: "No token, authorization denied",
   badToken: "Token is not valid",
@@ -18,13 +21,13 @@ export const MSG = {
 
   invalidCredentials: "Invalid email or password.",
   tooManyLogins: (minutes: number) =>
-    `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-  tooManySignUps: (minutes: number) => `Too many sign-ups from your address. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    `Too many failed login attempts. Please try again in ${inMinutes(minutes)}.`,
+  tooManySignUps: (minutes: number) => `Too many sign-ups from your address. Please try again in ${inMinutes(minutes)}.`,
   busy: "The server is busy. Please try again in a moment.",
   outcomeUnknown: "No answer from the server: this may or may not have gone through. Check your balance before trying again; sending the very same again is safe.",
   twoFactorRequired: "Admins must use two-factor authentication. Please set it up on the Security page first.",
   twoFactorInvalid: "Invalid authentication code.",
-  tooManyCodes: (minutes: number) => `Too many wrong authentication codes. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+  tooManyCodes: (minutes: number) => `Too many wrong authentication codes. Please try again in ${inMinutes(minutes)}.`,
   twoFactorNotSetUp: "Please start the two-factor set-up first.",
   twoFactorAlreadyEnabled: "Two-factor authentication is already on.",
   twoFactorNotEnabled: "Two-factor authentication is not on.",
@@ -82,7 +85,7 @@ export const MSG = {
   subscribed: "Thank you for subscribing!",
   alreadySubscribed: "You are already subscribed.",
   tooManySubscriptions: (minutes: number) =>
-    `Too many subscriptions from your address. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    `Too many subscriptions from your address. Please try again in ${inMinutes(minutes)}.`,
   /** The no-JS form's notice (the page is one cached variant, so it names no time). */
   tooManySubscriptionsLater: "Too many subscriptions from your address. Please try again later.",
 } as const;

@@ -3,6 +3,7 @@ import { useRef } from "react";
 import { MSG } from "../../shared/messages";
 import { ApiError } from "./api";
 import { meKey } from "./me";
+import { failureMessage } from "./serverMessage";
 
 /** What every money call takes besides its own input: the Idempotency-Key of the user action. */
 export interface Keyed {
@@ -42,8 +43,8 @@ export const moneyRetryDelay = (failures: number) => 500 * 2 ** failures;
  * through). The server's own sentence stays when it sent one (a 429's, say).
  */
 function saidUnknown(error: ApiError): ApiError {
-  const body = error.body as { msg?: unknown } | null | undefined;
-  if (error.status !== 0 && typeof body?.msg === "string" && body.msg.trim() && !(error.status >= 200 && error.status < 300)) return error;
+  // (A 2xx that could not be read says nothing: its msg may well be a success's.)
+  if (error.status >= 300 && failureMessage(error, "") !== "") return error;
   return new ApiError(MSG.outcomeUnknown, error.status, { msg: MSG.outcomeUnknown }, error.code);
 }
 

@@ -2,7 +2,7 @@ import type { Context } from "hono";
 import { Hono } from "hono";
 import { signalStreamsClosed } from "../../core/notifications";
 import { login, revokeToken, sessionGeneration } from "../../core/sessions";
-import { takeHit } from "../../core/throttle";
+import { HOUR_SECONDS, takeHit } from "../../core/throttle";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
 import { adminReferralId, memberForToken, refuseHopelessSignUp, signUp, type SignedInMember } from "../../core/users";
 import { API } from "../../shared/contract";
@@ -17,7 +17,6 @@ import { reply, wire } from "../reply";
 import { issueToken } from "../tokens";
 import { validate } from "../validate";
 
-const HOUR = 60 * 60;
 
 /**
  * GET /api/auth answers, as encoded through the contract (`wire`), by the member's state (every
@@ -104,7 +103,7 @@ export const authRoutes = new Hono<AppEnv>()
     const input = c.req.valid("json");
     // Counted before the password is hashed, so sign-ups past the limit cost no hashing either.
     const source = sourceAddress(c);
-    const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR }, source, MSG.tooManySignUps);
+    const hit = await takeHit(db, { bucket: "signup", max: config.signupLimit, windowSeconds: HOUR_SECONDS }, source, MSG.tooManySignUps);
     try {
       // A sign-up bound to be refused is refused before its password is hashed, and the hashing
       // is shared out among addresses as logins' is: refused sign-ups give their hit back, so
