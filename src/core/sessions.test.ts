@@ -35,7 +35,7 @@ test("login checks an unknown email against a hash made with the same costs as r
   expect(made).toContain(verified[0]!);
 
   // A real account is checked against its own hash, made by the same hasher.
-  expect(typeof (await login(database.db, hasher, ADMIN.email, ADMIN.password))).toBe("string");
+  expect(await login(database.db, hasher, ADMIN.email, ADMIN.password)).toMatchObject({ id: expect.any(String) });
   expect(verified[1]).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,/);
   expect(verified[0]).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,/);
 });

@@ -80,13 +80,16 @@ export interface TokenClaims {
 }
 
 /**
- * The user's current session generation (users.session_generation), for the tokens made now;
- * undefined while none was started. Tokens carry the generation they were made in;
- * `revokeAllTokens` starts a new one, and every older token stops working.
+ * Who a login is for: the user, and the session generation (users.session_generation; undefined
+ * while none was started) read together with the password hash it was checked against. The
+ * token and the trusted-device cookie are made in that generation, never in one read later: a
+ * sign-out everywhere (`revokeAllTokens`, which starts a new generation) that commits while the
+ * password is being checked then ends this login's token too, instead of a login with the old
+ * password getting a token of the new generation.
  */
-export async function sessionGeneration(db: Db, userId: string): Promise<string | undefined> {
-  const [row] = await db.select({ value: users.sessionGeneration }).from(users).where(eq(users.id, userId));
-  return row?.value ?? undefined;
+export interface LoginUser {
+  id: string;
+  generation: string | undefined;
 }
 
 /**
@@ -293,7 +296,7 @@ export async function login(
   password: string,
   source: string = UNKNOWN_SOURCE,
   device?: TrustedDevice,
-): Promise<string> {
+): Promise<LoginUser> {
   const key = normalizeEmail(email);
   const claim = await inTransaction(db, async (tx) => {
     const [user] = await tx
@@ -322,7 +325,7 @@ export async function login(
     return refuse("invalid_credentials");
   }
   await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
-  return user.id;
+  return { id: user.id, generation: user.sessionGeneration ?? undefined };
 }
 
 /**

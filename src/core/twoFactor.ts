@@ -3,7 +3,7 @@ import { Secret, TOTP } from "otpauth";
 import type { Db, Tx } from "../db/client";
 import { loginTickets, recoveryCodes, twoFactor, users } from "../db/schema";
 import { refuse } from "./errors";
-import { recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
+import { type LoginUser, recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
 import { addHit, minutesOf, recentHits, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { MSG } from "../shared/messages";
@@ -185,34 +185,46 @@ export async function disable(db: Db, userId: string, code: string): Promise<voi
 }
 
 /**
- * After a right password: a ticket for the second step when the user's 2FA is on, else null
- * (the caller answers a token as it always did).
+ * After a right password (`login`): a ticket for the second step when the user's 2FA is on, else
+ * null (the caller answers a token as it always did). The user's row is held (shared) while the
+ * ticket is written, so a sign-out everywhere (`revokeAllTokens`) either committed first, and the
+ * password checked belongs to an ended session generation ("invalid_credentials": the admin
+ * password reset changed it), or comes after and deletes this ticket with the others.
  */
-export async function startLogin(db: Db, userId: string): Promise<string | null> {
-  const [row] = await db.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId));
-  if (!row?.secret) return null;
-  const ticket = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
-  await db.insert(loginTickets).values({
-    id: sha256(ticket),
-    userId,
-    expiresAt: sql`now() + ${secondsInterval(TICKET_TTL_SECONDS)}` as unknown as Date,
+export async function startLogin(db: Db, user: LoginUser): Promise<string | null> {
+  return inTransaction(db, async (tx) => {
+    const [row] = await tx
+      .select({ generation: users.sessionGeneration, secret: twoFactor.secret })
+      .from(users)
+      .leftJoin(twoFactor, eq(twoFactor.userId, users.id))
+      .where(and(eq(users.id, user.id), isNull(users.deletedAt)))
+      .for("share", { of: users });
+    if (!row || (row.generation ?? undefined) !== user.generation) return refuse("invalid_credentials");
+    if (!row.secret) return null;
+    const ticket = Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("base64url");
+    await tx.insert(loginTickets).values({
+      id: sha256(ticket),
+      userId: user.id,
+      expiresAt: sql`now() + ${secondsInterval(TICKET_TTL_SECONDS)}` as unknown as Date,
+    });
+    // About one login in fifty sweeps the tickets of yesterday.
+    if (Math.random() < 0.02) await tx.delete(loginTickets).where(lt(loginTickets.expiresAt, sql`now() - interval '1 day'`));
+    return ticket;
   });
-  // About one login in fifty sweeps the tickets of yesterday.
-  if (Math.random() < 0.02) await db.delete(loginTickets).where(lt(loginTickets.expiresAt, sql`now() - interval '1 day'`));
-  return ticket;
 }
 
 /**
  * The second step of a login: the ticket `startLogin` gave and a code, from `source` (and, when
- * the caller's device is trusted, `device`). Answers the user's id (the caller makes the token),
+ * the caller's device is trusted, `device`). Answers the user and their session generation, read
+ * under the lock on their row (the caller makes the token in it: `LoginUser`),
  * or refuses: "login_ticket_invalid" for a ticket that is unknown, expired, used or spent,
  * "two_factor_invalid" for a wrong, replayed or used code, "throttled" when the attempts at the
  * user's email must wait (each wrong code is a failed login of the pair, with the password's
  * delays: `secondStepWait`), before the code is looked at. So tickets taken in advance buy no
  * guesses beyond the delays.
  */
-export async function finishLogin(db: Db, ticket: string, code: string, source: string, device?: TrustedDevice): Promise<string> {
-  type Outcome = { userId: string } | { refused: "login_ticket_invalid" | "two_factor_invalid" } | { wait: number };
+export async function finishLogin(db: Db, ticket: string, code: string, source: string, device?: TrustedDevice): Promise<LoginUser> {
+  type Outcome = { user: LoginUser } | { refused: "login_ticket_invalid" | "two_factor_invalid" } | { wait: number };
   const id = sha256(ticket);
   const outcome = await inTransaction(db, async (tx): Promise<Outcome> => {
     const [owner] = await tx.select({ userId: loginTickets.userId }).from(loginTickets).where(eq(loginTickets.id, id));
@@ -226,6 +238,7 @@ export async function finishLogin(db: Db, ticket: string, code: string, source: 
         failures: loginTickets.failures,
         live: sql<boolean>`(${loginTickets.expiresAt} > now() AND ${loginTickets.usedAt} IS NULL)`,
         email: users.email,
+        generation: users.sessionGeneration,
         deleted: sql<boolean>`(${users.deletedAt} IS NOT NULL)`,
         secret: twoFactor.secret,
       })
@@ -237,7 +250,7 @@ export async function finishLogin(db: Db, ticket: string, code: string, source: 
     if (!row || !row.live || row.deleted || !row.secret) return { refused: "login_ticket_invalid" };
     if (await useCode(tx, row.userId, row.secret, code.trim())) {
       await tx.update(loginTickets).set({ usedAt: new Date() }).where(eq(loginTickets.id, id));
-      return { userId: row.userId };
+      return { user: { id: row.userId, generation: row.generation ?? undefined } };
     }
     const failures = row.failures + 1;
     await tx
@@ -249,5 +262,5 @@ export async function finishLogin(db: Db, ticket: string, code: string, source: 
   });
   if ("wait" in outcome) return refuseThrottledLogin(outcome.wait);
   if ("refused" in outcome) return refuse(outcome.refused);
-  return outcome.userId;
+  return outcome.user;
 }

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { signalStreamsClosed } from "../../core/notifications";
-import { login, revokeToken, sessionGeneration } from "../../core/sessions";
+import { login, type LoginUser, revokeToken } from "../../core/sessions";
 import { HOUR_SECONDS, takeHit } from "../../core/throttle";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
 import { adminReferralId, memberForToken, refuseHopelessSignUp, signUp, type SignedInMember } from "../../core/users";
@@ -64,14 +64,12 @@ async function oneOfFewFrom<T>(source: string, max: number, work: () => Promise<
 }
 
 /**
- * The answer to a login that succeeded in full: a session token of the user's current session
- * generation, and the caller's device trusted for the user in that generation.
+ * The answer to a login that succeeded in full: a session token of the session generation the
+ * login was checked in (`LoginUser`), and the caller's device trusted for the user in it.
  */
-async function signedIn(c: Context<AppEnv>, userId: string): Promise<string> {
-  const { db, jwtSecret } = c.get("deps");
-  const generation = await sessionGeneration(db, userId);
-  await trustDevice(c, userId, generation);
-  return issueToken(jwtSecret, userId, generation);
+async function signedIn(c: Context<AppEnv>, user: LoginUser): Promise<string> {
+  await trustDevice(c, user.id, user.generation);
+  return issueToken(c.get("deps").jwtSecret, user.id, user.generation);
 }
 
 /**
@@ -88,15 +86,15 @@ export const authRoutes = new Hono<AppEnv>()
     const { email, password } = c.req.valid("json");
     const source = sourceAddress(c);
     const device = await trustedDevice(c);
-    const userId = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, device));
-    const ticket = await startLogin(db, userId);
+    const user = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, device));
+    const ticket = await startLogin(db, user);
     if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
-    return reply(c, API.login, { token: await signedIn(c, userId) });
+    return reply(c, API.login, { token: await signedIn(c, user) });
   })
   .post(API.loginTwoFactor.path, validate("json", API.loginTwoFactor.body), async (c) => {
     const { ticket, code } = c.req.valid("json");
-    const userId = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c), await trustedDevice(c));
-    return reply(c, API.loginTwoFactor, { token: await signedIn(c, userId) });
+    const user = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c), await trustedDevice(c));
+    return reply(c, API.loginTwoFactor, { token: await signedIn(c, user) });
   })
   .post(API.register.path, validate("json", API.register.body), async (c) => {
     const { db, hasher, config } = c.get("deps");
