@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { Database } from "../db/client";
-import { credit, joinUnder, run } from "../testing/domain";
+import { adminIdOf, credit, joinUnder, run } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
 import { purchaseLevel, unfreezeLevel } from "./matrix";
 import { cachedPlatformStats, PLATFORM_STATS_TTL_MS, platformStats } from "./platformStats";
@@ -58,4 +58,35 @@ test("cachedPlatformStats asks the database once a minute: the same figures insi
   expect(await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS - 1)).toEqual(first);
   const later = await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS);
   expect(later.members).toBe(first.members + 1);
+});
+
+test("a deleted member's levels are no longer active (they never receive again), and admins' levels never count", async () => {
+  const before = await platformStats(database.db);
+  const member = await joinUnder(database.db, null);
+  await credit(database.db, member, 10_000n);
+  await buy(member);
+  const admin = await adminIdOf(database.db);
+  await credit(database.db, admin, 10_000n);
+  await buy(admin, "6p");
+  const bought = await platformStats(database.db);
+  expect([bought.members - before.members, bought.levelsActive - before.levelsActive]).toEqual([1, 1]);
+  await run(database.db, (tx) => deleteUser(tx, member));
+  const after = await platformStats(database.db);
+  expect([after.members - before.members, after.levelsActive - before.levelsActive]).toEqual([0, 0]);
+});
+
+test("money that reached an admin's own account is not paid out to members; money paid to a member later deleted still is", async () => {
+  const admin = await adminIdOf(database.db);
+  await credit(database.db, admin, 10_000n);
+  await buy(admin); // the admin holds 3P level 1 (if an earlier test did not buy it already)
+  const before = (await platformStats(database.db)).paidOut;
+  const member = await joinUnder(database.db, null);
+  await credit(database.db, member, 10_000n);
+  await buy(member); // pays the admin: 5.00 to the admin's account
+  expect((await platformStats(database.db)).paidOut).toBe(before);
+  const partner = await joinUnder(database.db, member);
+  await credit(database.db, partner, 10_000n);
+  await buy(partner); // the member's slot 1: 5.00 to a member
+  await run(database.db, (tx) => deleteUser(tx, member));
+  expect((await platformStats(database.db)).paidOut).toBe(before + 500n);
 });

@@ -7,9 +7,15 @@ import { SYSTEM } from "./ledger";
 export interface PlatformStats {
   /** Users who are not deleted, admins left out. */
   members: number;
-  /** Every purchase and unfreeze payment that reached a member rather than the platform (`system`). */
+  /**
+   * Every purchase and unfreeze payment that reached a member: not the platform (`system`), nor
+   * an admin's own account (admins are the platform's people, not members).
+   */
   paidOut: Cents;
-  /** Levels bought and not frozen: rows of user_levels with status 'active'. */
+  /**
+   * Levels bought and not frozen (user_levels with status 'active') of members: a deleted
+   * member's levels never receive again, and admins are not members.
+   */
   levelsActive: number;
 }
 
@@ -27,8 +33,10 @@ export async function platformStats(db: Db): Promise<PlatformStats> {
       SELECT
         (SELECT count(*) FROM users WHERE deleted_at IS NULL AND role <> 'admin')::text AS members,
         (SELECT coalesce(sum(amount), 0) FROM transfers
-          WHERE kind IN ('purchase', 'unfreeze') AND to_account <> ${SYSTEM})::text AS paid_out,
-        (SELECT count(*) FROM user_levels WHERE status = 'active')::text AS levels_active`),
+          WHERE kind IN ('purchase', 'unfreeze') AND to_account <> ${SYSTEM}
+            AND to_account NOT IN (SELECT id FROM users WHERE role = 'admin'))::text AS paid_out,
+        (SELECT count(*) FROM user_levels l JOIN users u ON u.id = l.user_id
+          WHERE l.status = 'active' AND u.deleted_at IS NULL AND u.role <> 'admin')::text AS levels_active`),
   );
   if (!row) throw new Error("platformStats: no row");
   return { members: Number(row.members), paidOut: BigInt(row.paid_out), levelsActive: Number(row.levels_active) };
