@@ -72,16 +72,19 @@ test("the CSV is read in batches by cursor: any batch size gives the same lines 
 });
 
 test("a text field is quoted when it must be and never starts a formula", () => {
-  expect(["plain", "a,b", 'say "hi"', "two\nlines", "=1+1", "+1", "-1", "@x", "\tx", "", null].map(textField)).toEqual([
+  expect(["plain", "a,b", "Bob;=cmd|' /C calc'!A0", "a\t=1", 'say "hi"', "two\nlines", "=1+1", "+1", "-1", "@x", "\tx", "", null].map(textField)).toEqual([
     "plain",
     '"a,b"',
+    // Spreadsheets of semicolon (or tab) locales split there: quoted, it stays one cell.
+    `"Bob;=cmd|' /C calc'!A0"`,
+    '"a\t=1"',
     '"say ""hi"""',
     '"two\nlines"',
     "'=1+1",
     "'+1",
     "'-1",
     "'@x",
-    "'\tx",
+    `"'\tx"`,
     "",
     "",
   ]);

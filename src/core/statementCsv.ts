@@ -4,13 +4,14 @@ import { statementBatches, type StatementFilter, type StatementRow } from "./sta
 
 /**
  * The statement as CSV (RFC 4180: comma-separated, CRLF line ends, fields with a quote, comma or
- * line break quoted, quotes doubled). One header row, then one line per statement row, newest
+ * line break quoted, quotes doubled; a semicolon or a tab too, which spreadsheets of many locales
+ * split a line at: unquoted, "Bob;=cmd" would put a formula at the start of a cell of its own). One header row, then one line per statement row, newest
  * first like the statement itself. Amounts are dollars with 2 decimals written from integer
  * cents (formatDollars), never through a float.
  */
 export const CSV_COLUMNS = ["date", "kind", "amount", "counterparty", "program", "level", "balance_after", "request_id", "transaction_id"] as const;
 
-const NEEDS_QUOTES = /[",\r\n]/;
+const NEEDS_QUOTES = /[",;\t\r\n]/;
 /** What a spreadsheet would take for the start of a formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
