@@ -58,11 +58,12 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .where(and(eq(users.referrerId, listed), isNull(users.deletedAt), cursor))
     .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(STATEMENT_PAGE_SIZE)
+    // One more than a page: whether another page follows, told by the rows themselves.
+    .limit(STATEMENT_PAGE_SIZE + 1)
     .offset(cursor ? 0 : (page - 1) * STATEMENT_PAGE_SIZE);
   const directPartners = Number(own?.direct ?? 0);
   return {
-    partners: rows.map(({ level3p, level6p, ...r }) => ({
+    partners: rows.slice(0, STATEMENT_PAGE_SIZE).map(({ level3p, level6p, ...r }) => ({
       ...r,
       partners: Number(r.partners),
       directPartners: Number(r.directPartners),
@@ -70,6 +71,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     })),
     page,
     totalPages: pages(directPartners),
+    hasMore: rows.length > STATEMENT_PAGE_SIZE,
     directPartners,
     totalPartners: Number(own?.total ?? 0),
   };

@@ -37,6 +37,7 @@ test("GET /api/user/partners lists direct partners newest first with their team 
     ],
     page: 1,
     totalPages: 1,
+    hasMore: false,
     directPartners: 3,
     totalPartners: 6,
   });
@@ -79,6 +80,24 @@ test("GET /api/user/partners?after= pages from the last partner seen: partners w
   // Someone who is not a partner of the list: as an unknown partner.
   const stranger = await m.member(undefined, 0);
   expect(await get(user, `partners?page=2&after=${stranger.id}`)).toMatchObject({ status: 404, body: { code: "partner_not_found" } });
+});
+
+test("GET /api/user/partners says whether partners follow the page (hasMore), from the rows themselves: partners who left since the first page cannot end the list early", async () => {
+  const user = await m.member(undefined, 0);
+  const joined = [];
+  for (let i = 0; i < 41; i++) joined.push((await m.member(user, 0)).id);
+  const first = (await get(user, "partners?page=1")).body;
+  expect([first.partners.length, first.totalPages, first.hasMore]).toEqual([20, 3, true]);
+  // Two partners of the first page leave: 39 left, two pages by the count, but three by what was shown.
+  for (const id of [joined[39], joined[38]]) expect((await h.call("DELETE", `/api/admin/users/${id}`, { token: h.adminToken })).status).toBe(200);
+  const second = (await get(user, `partners?page=2&after=${first.partners.at(-1)._id}`)).body;
+  expect([second.partners.length, second.totalPages, second.hasMore]).toEqual([20, 2, true]);
+  const third = (await get(user, `partners?page=3&after=${second.partners.at(-1)._id}`)).body;
+  expect([third.partners.map((p: any) => p._id), third.hasMore]).toEqual([[joined[0]], false]);
+  // Exactly a page: nothing follows.
+  const twenty = await m.member(undefined, 0);
+  for (let i = 0; i < 20; i++) await m.member(twenty, 0);
+  expect((await get(twenty, "partners?page=1")).body).toMatchObject({ totalPages: 1, hasMore: false });
 });
 
 test("GET /api/user/transactions reads the ledger from the caller's side, newest first", async () => {

@@ -63,7 +63,10 @@ export const partner = entity({
 export const partnerPage = z.object({
   partners: z.array(partner),
   page: z.int(),
+  /** Pages of the current count: where a page starts after a partner shown (`after`), `hasMore` says whether one follows. */
   totalPages: z.int(),
+  /** Whether partners follow the last of this page (read with it, so partners who left since the first page cannot end the list early). */
+  hasMore: z.boolean(),
   directPartners: z.int(),
   totalPartners: z.int(),
 });

@@ -22,8 +22,8 @@ const partner = (id: string, name: string, fields: Partial<Partner> = {}): Partn
   ...fields,
 });
 /** GET /api/user/partners as the server sends it: built through the contract. */
-const wirePage = (partners: Partner[], page = 1, totalPages = 1) =>
-  z.encode(MEMBER.partners.response, { partners, page, totalPages, directPartners: 2, totalPartners: 5 });
+const wirePage = (partners: Partner[], page = 1, totalPages = 1, hasMore = page < totalPages) =>
+  z.encode(MEMBER.partners.response, { partners, page, totalPages, hasMore, directPartners: 2, totalPartners: 5 });
 
 const grace = partner("p-grace", "Grace Hopper", { partners: 3, directPartners: 2, levels: { "3p": 4, "6p": 0 } });
 const alan = partner("p-alan", "Alan Turing", { levels: { "3p": 1, "6p": 2 } });
@@ -105,6 +105,21 @@ test("a branch opens inside a branch, and 'Load more' reads the branch's next pa
   expect(screen.queryByRole("button", { name: "Load more: Partners of Grace Hopper" })).toBeNull();
 });
 
+test("'Load more' follows the server's hasMore, not the page count: partners who left since the first page do not end the list early", async () => {
+  serveFetch((r) => {
+    const url = new URL(r.url);
+    if (url.pathname === "/api/auth") return json(wireMe(me));
+    // Two partners left after the first page was read: the count now makes one page, but more follow.
+    if (url.searchParams.get("after") === null) return json(wirePage([grace, alan], 1, 1, true));
+    return json(wirePage([barbara], 2, 1, false));
+  });
+  renderClient(<PartnersPage />, { me });
+  await screen.findByText("Alan Turing");
+  fireEvent.click(screen.getByRole("button", { name: /^Load more/ }));
+  expect(await screen.findByText("Barbara")).toBeTruthy();
+  await waitFor(() => expect(screen.queryByRole("button", { name: /^Load more/ })).toBeNull());
+});
+
 test("the disclosure button works from the keyboard: it is a real button that takes focus", async () => {
   serve();
   renderClient(<PartnersPage />, { me });
@@ -120,7 +135,7 @@ test("no partners: the invitation sentence", async () => {
   serveFetch((r) =>
     new URL(r.url).pathname === "/api/auth"
       ? json(wireMe(me))
-      : json(z.encode(MEMBER.partners.response, { partners: [], page: 1, totalPages: 1, directPartners: 0, totalPartners: 0 })),
+      : json(z.encode(MEMBER.partners.response, { partners: [], page: 1, totalPages: 1, hasMore: false, directPartners: 0, totalPartners: 0 })),
   );
   renderClient(<PartnersPage />, { me });
   expect(await screen.findByText("No partners yet. Share your invitation link to build your team.")).toBeTruthy();

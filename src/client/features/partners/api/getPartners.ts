@@ -32,6 +32,7 @@ export const usePartnerBranch = (of?: string) =>
     initialPageParam: { page: 1 } as PartnersPageParam,
     getNextPageParam: (last: PartnerPage): PartnersPageParam | undefined => {
       const lastShown = last.partners.at(-1);
-      return last.page < last.totalPages && lastShown ? { page: last.page + 1, after: lastShown.id } : undefined;
+      // hasMore, not page < totalPages: the count may have dropped since the first page.
+      return last.hasMore && lastShown ? { page: last.page + 1, after: lastShown.id } : undefined;
     },
   });
