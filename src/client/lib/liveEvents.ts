@@ -32,7 +32,8 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
           const text = (JSON.parse(data) as { text?: unknown }).text;
           if (typeof text === "string") toast(text, { id: `n${id}`, icon: "🔔" });
         } catch {}
-        refresh([...meKey], ["notifications"], ["partners"], ["matrix"], ["me", "requests"]);
+        // A missed earning moves no money (no balance event) but changes the Earnings page's "Missed".
+        refresh([...meKey], ["notifications"], ["partners"], ["matrix"], ["me", "requests"], ["earnings"]);
       } else if (event === "balance") refresh([...meKey], ["transactions"], ["earnings"], ["me", "requests"]);
       else if (event === "pending" && admin) refresh(["admin", "deposits"], ["admin", "withdrawals"]);
     };
