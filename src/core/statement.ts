@@ -1,3 +1,4 @@
+import { startOfDay } from "../shared/days";
 import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
@@ -127,11 +128,13 @@ export function statementKind(kind: TransferKind, incoming: boolean, passedUp: b
   }
 }
 
-/** The statement's filters: one kind as the member reads it, UTC days from and to (both included). */
+/** The statement's filters: one kind as the member reads it, days from and to (both included) in time zone `tz` (UTC when absent). */
 export interface StatementFilter {
   kind?: StatementKind;
   from?: string;
   to?: string;
+  /** An IANA time zone (checked by the schema): the member's, whose dates the dashboard shows. */
+  tz?: string;
 }
 
 /** One row of the statement, signed from the member's side (cents). */
@@ -164,18 +167,27 @@ interface LedgerRow {
   passed_up: boolean;
 }
 
-const DAY_MS = 86_400_000;
 /** Bounds the days a filter can name to what a timestamp of the database holds (no transfer is older than 1970). */
 const EARLIEST = 0;
 const LATEST = Date.parse("9999-12-31T23:59:59.999Z");
 const clamp = (ms: number) => Math.min(LATEST, Math.max(EARLIEST, ms));
 
-/** The filter's days as a half-open range of instants; `from` after `to` is refused. */
+/** The day after `day` (YYYY-MM-DD). */
+const nextDay = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * The filter's days as a half-open range of instants, from the start of `from` to the start of
+ * the day after `to`, in the filter's time zone (a day of 23 or 25 hours where the clocks
+ * change); `from` after `to` is refused.
+ */
 function rangeOf(filter: StatementFilter): { since?: string; until?: string } {
   if (filter.from && filter.to && filter.from > filter.to) return refuse("validation", "From must be on or before To.");
+  const zone = filter.tz ?? "UTC";
+  // Days around the ends of what a timestamp holds are its ends (no zone has a clock there).
+  const at = (day: string) => new Date(day < "1970-01-02" ? EARLIEST : clamp(startOfDay(day, zone))).toISOString();
   return {
-    since: filter.from ? new Date(clamp(Date.parse(`${filter.from}T00:00:00Z`))).toISOString() : undefined,
-    until: filter.to ? new Date(clamp(Date.parse(`${filter.to}T00:00:00Z`) + DAY_MS)).toISOString() : undefined,
+    since: filter.from ? at(filter.from) : undefined,
+    until: filter.to ? (filter.to >= "9999-12-31" ? new Date(LATEST).toISOString() : at(nextDay(filter.to))) : undefined,
   };
 }
 

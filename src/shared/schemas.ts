@@ -1,3 +1,4 @@
+import { isTimeZone } from "./days";
 import * as z from "zod/mini";
 import {
   MAX_READ_IDS,
@@ -332,11 +333,21 @@ const day = (label: string) =>
     z.refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), `${label} must be a date (YYYY-MM-DD).`),
   );
 
-/** The statement's filters: one kind, and days from and to (both included, UTC). */
+/** An IANA time zone name the server knows (`Europe/Berlin`, `UTC`). */
+const timeZone = z.string().check(
+  z.maxLength(64, "Time zone must be a time zone name such as Europe/Berlin."),
+  z.refine(isTimeZone, "Time zone must be a time zone name such as Europe/Berlin."),
+);
+
+/**
+ * The statement's filters: one kind, and days from and to (both included) in time zone `tz` (the
+ * browser's, whose dates the statement shows; UTC when absent).
+ */
 export const statementFilter = z.object({
   kind: z.optional(z.enum(STATEMENT_KINDS, { error: `Kind must be one of ${oneOf(STATEMENT_KINDS)}.` })),
   from: z.optional(day("From")),
   to: z.optional(day("To")),
+  tz: z.optional(timeZone),
 });
 
 /** A page of the statement, filtered. */

@@ -315,6 +315,33 @@ test("GET /api/user/transactions?from=&to= keeps the UTC days from and to, both 
   expect(await amounts("&from=0000-01-01&to=9999-12-31")).toHaveLength(30);
 });
 
+test("GET /api/user/transactions?tz= keeps the days as the member's time zone has them (the dates the dashboard shows), summer time included; the CSV too", async () => {
+  const user = await m.member(undefined, 0);
+  for (const amount of [1, 2, 3]) expect((await h.call("POST", `/api/admin/users/${user.id}/gift`, { token: h.adminToken, body: { amount } })).status).toBe(200);
+  // 23:30 UTC on 4 March is 5 March in Tokyo (UTC+9); Berlin's clocks go forward on 29 March.
+  await h.db.execute(sql`
+    UPDATE transfers SET created_at = CASE amount
+      WHEN 100 THEN timestamptz '2026-03-04 23:30Z'
+      WHEN 200 THEN timestamptz '2026-03-28 23:30Z'
+      ELSE timestamptz '2026-03-29 22:30Z' END
+    WHERE to_account = ${user.id}`);
+  const amounts = async (query: string) => (await wholeStatement(user, query)).map((t) => t.amount);
+  expect(await amounts("&from=2026-03-05&to=2026-03-05")).toEqual([]);
+  expect(await amounts("&from=2026-03-05&to=2026-03-05&tz=Asia/Tokyo")).toEqual([1]);
+  expect(await amounts("&from=2026-03-04&to=2026-03-04&tz=Asia/Tokyo")).toEqual([]);
+  expect(await amounts("&from=2026-03-04&to=2026-03-04&tz=UTC")).toEqual([1]);
+  // In Berlin, 28 March 23:30 UTC is 29 March 00:30 (UTC+1); 29 March 22:30 UTC is 30 March 00:30 (UTC+2 by then).
+  expect(await amounts("&from=2026-03-29&to=2026-03-29&tz=Europe/Berlin")).toEqual([2]);
+  expect(await amounts("&from=2026-03-30&tz=Europe/Berlin")).toEqual([3]);
+  expect(await amounts("&to=2026-03-28&tz=America/New_York")).toEqual([2, 1]);
+  const csv = (await get(user, "transactions.csv?from=2026-03-05&to=2026-03-05&tz=Asia/Tokyo")).body as string;
+  expect(readCsv(csv)).toHaveLength(2);
+  for (const tz of ["Mars/Olympus_Mons", "x".repeat(65), ""]) {
+    expect((await get(user, `transactions?from=2026-03-05&tz=${encodeURIComponent(tz)}`)).body).toEqual({ msg: "Time zone must be a time zone name such as Europe/Berlin.", code: "validation" });
+  }
+  expect(await amounts("&from=0000-01-01&to=9999-12-31&tz=Pacific/Kiritimati")).toHaveLength(3);
+});
+
 test("GET /api/user/transactions.csv: a header, then exactly the statement's rows, in order, every page of them", async () => {
   const { top } = await everyKind();
   for (let i = 0; i < 15; i++) {

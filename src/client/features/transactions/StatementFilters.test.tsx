@@ -39,6 +39,8 @@ function serve(csv: () => Response = () => new Response(CSV, { headers: { "conte
     return json({});
   });
 }
+/** The browser's time zone as the statement's query carries it with any day (the days are its days). */
+const TZ = `tz=${encodeURIComponent(Intl.DateTimeFormat().resolvedOptions().timeZone)}`;
 const statementCalls = (seen: Request[]) => seen.filter((r) => new URL(r.url).pathname === "/api/user/transactions").map((r) => new URL(r.url).search);
 
 // Put back what a download test replaced (the DOM exists only once the file's tests run).
@@ -59,20 +61,20 @@ test("filters come from the URL, go to the statement's query and back to the URL
   expect(await screen.findByText("Withdrawal fee", { selector: "td *" })).toBeTruthy();
   expect((screen.getByLabelText("Kind") as HTMLSelectElement).value).toBe("fee");
   expect((screen.getByLabelText("From") as HTMLInputElement).value).toBe("2026-03-01");
-  expect(statementCalls(seen)).toEqual(["?kind=fee&from=2026-03-01&page=1"]);
+  expect(statementCalls(seen)).toEqual([`?kind=fee&from=2026-03-01&${TZ}&page=1`]);
 
   fireEvent.change(screen.getByLabelText("To"), { target: { value: "2026-03-31" } });
   await waitFor(() => expect(app.location()).toBe("/userDashboard/transactions?kind=fee&from=2026-03-01&to=2026-03-31"));
-  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe("?kind=fee&from=2026-03-01&to=2026-03-31&page=1"));
+  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe(`?kind=fee&from=2026-03-01&to=2026-03-31&${TZ}&page=1`));
 
   fireEvent.click(screen.getByRole("button", { name: "Next" }));
   await waitFor(() => expect(app.location()).toBe("/userDashboard/transactions?kind=fee&from=2026-03-01&to=2026-03-31&page=2"));
-  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe("?kind=fee&from=2026-03-01&to=2026-03-31&page=2"));
+  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe(`?kind=fee&from=2026-03-01&to=2026-03-31&${TZ}&page=2`));
 
   // A new filter starts again at page 1.
   fireEvent.change(screen.getByLabelText("Kind"), { target: { value: "" } });
   await waitFor(() => expect(app.location()).toBe("/userDashboard/transactions?from=2026-03-01&to=2026-03-31"));
-  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe("?from=2026-03-01&to=2026-03-31&page=1"));
+  await waitFor(() => expect(statementCalls(seen).at(-1)).toBe(`?from=2026-03-01&to=2026-03-31&${TZ}&page=1`));
 
   fireEvent.click(screen.getByRole("button", { name: "Clear filters" }));
   await waitFor(() => expect(app.location()).toBe("/userDashboard/transactions"));
@@ -122,7 +124,7 @@ test("Download CSV fetches the statement with the same filters and the token, an
   fireEvent.click(await screen.findByRole("button", { name: "Download CSV" }));
   await waitFor(() => expect(saved).toHaveLength(1));
   const csv = seen.find((r) => new URL(r.url).pathname === "/api/user/transactions.csv")!;
-  expect(new URL(csv.url).search).toBe("?kind=fee&to=2026-03-31");
+  expect(new URL(csv.url).search).toBe(`?kind=fee&to=2026-03-31&${TZ}`);
   expect(csv.headers.get("x-auth-token")).toBe("t1");
   expect(saved[0]!.download).toBe("statement.csv");
   expect(await blobs.get(saved[0]!.href)!.text()).toBe(CSV);

@@ -2,7 +2,7 @@ import { MEMBER } from "../../../../shared/contract/member";
 import { isErrorCode } from "../../../../shared/errorCodes";
 import { API_BASE, ApiError, queryString } from "../../../lib/api";
 import { getToken } from "../../../lib/session";
-import type { StatementFilter } from "./getTransactions";
+import { type StatementFilter, withTimeZone } from "./getTransactions";
 
 /**
  * The statement as CSV (`transactionsCsv` of the contract) with the page's filters. A plain
@@ -15,7 +15,7 @@ export async function fetchStatementCsv(filter: StatementFilter): Promise<Blob> 
   if (token) headers["x-auth-token"] = token;
   let response: Response;
   try {
-    response = await fetch(`${API_BASE}${MEMBER.transactionsCsv.path}${queryString({ ...filter })}`, { headers });
+    response = await fetch(`${API_BASE}${MEMBER.transactionsCsv.path}${queryString(withTimeZone(filter))}`, { headers });
   } catch {
     throw new ApiError("Could not reach the server.", 0, undefined);
   }

@@ -9,7 +9,7 @@ export type TransactionKind = StatementKind;
 export type TransactionPage = Answer<typeof transactionPage>;
 export type Transaction = TransactionPage["transactions"][number];
 
-/** The statement's filters (`statementFilter` of src/shared/schemas.ts): one kind, days from and to (UTC, both included). */
+/** The statement's filters (`statementFilter` of src/shared/schemas.ts): one kind, days from and to (both included, in the browser's time zone: `withTimeZone`). */
 export interface StatementFilter {
   kind?: StatementKind;
   /** YYYY-MM-DD */
@@ -37,8 +37,15 @@ export function readFilter(params: URLSearchParams): StatementFilter {
 export const transactionsKey = (page?: number, filter: StatementFilter = {}) =>
   (page === undefined ? ["transactions"] : ["transactions", filter, page]) as readonly unknown[];
 
+/**
+ * The filter as the server reads it: the days with the browser's time zone, whose dates the
+ * statement shows (the server reads days as UTC ones without it).
+ */
+export const withTimeZone = (filter: StatementFilter) =>
+  filter.from || filter.to ? { ...filter, tz: Intl.DateTimeFormat().resolvedOptions().timeZone } : { ...filter };
+
 export const getTransactions = (page: number, filter: StatementFilter = {}, signal?: AbortSignal) =>
-  call(MEMBER.transactions, { query: { ...filter, page }, signal, quiet: true });
+  call(MEMBER.transactions, { query: { ...withTimeZone(filter), page }, signal, quiet: true });
 
 export const transactionsQuery = (page: number, filter: StatementFilter = {}) =>
   queryOptions({ queryKey: transactionsKey(page, filter), queryFn: ({ signal }) => getTransactions(page, filter, signal) });
