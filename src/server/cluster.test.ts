@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
 import { TEST_DATABASE_URL } from "../testing/db";
+import { freePort } from "../testing/serverProcesses";
 import { WORKER_ENV, workerCount } from "./cluster";
 
 const ROOT = join(import.meta.dir, "../..");
@@ -60,18 +61,20 @@ test("a worker still starting when its supervisor goes ends too, instead of livi
 });
 
 describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)", () => {
-  async function startServer() {
+  /** A supervisor with two workers on a fresh database, PORT=`port`; resolves once it listens or has ended. */
+  async function startServer(port = 0) {
     const name = `cluster_${process.pid}_${crypto.randomUUID().replaceAll("-", "").slice(0, 10)}`;
     const admin = postgres(TEST_DATABASE_URL!, { max: 1, onnotice: () => {} });
     await admin.unsafe(`CREATE DATABASE ${name}`);
     const url = new URL(TEST_DATABASE_URL!);
     url.pathname = `/${name}`;
-    const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: url.toString(), PORT: "0", WORKERS: "2", ADMIN_PASSWORD: "cluster-admin-password" };
+    const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: url.toString(), PORT: String(port), WORKERS: "2", ADMIN_PASSWORD: "cluster-admin-password" };
     delete env.JWT_SECRET;
     const server = Bun.spawn(["bun", "src/server/index.ts"], { cwd: ROOT, env, stdout: "pipe", stderr: "pipe" });
     cleanups.push(async () => {
       if (server.exitCode === null) server.kill("SIGKILL");
       for (const pid of children(server.pid)) process.kill(pid, "SIGKILL");
+      await admin.unsafe(`ALTER DATABASE ${name} ALLOW_CONNECTIONS true`).catch(() => {});
       await admin.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await admin.end();
     });
@@ -84,8 +87,8 @@ describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)",
       for await (const chunk of server.stderr) err += new TextDecoder().decode(chunk);
     })();
     await until(() => out.includes("Listening on") || server.exitCode !== null, 60_000);
-    const port = Number(/localhost:(\d+)/.exec(out)?.[1]);
-    return { server, port, output: () => out, errors: () => err, reader };
+    const listening = Number(/localhost:(\d+)/.exec(out)?.[1]);
+    return { server, port: listening, output: () => out, errors: () => err, reader, admin, database: name };
   }
 
   test("two workers share the port; one that dies is started again; SIGTERM stops them all; a killed supervisor takes its workers along", async () => {
@@ -113,4 +116,34 @@ describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)",
     second.server.kill("SIGKILL");
     await until(() => theirs.every((pid) => !alive(pid)), 10_000);
   }, 120_000);
+
+  test("a worker whose new start dies before listening (the database refusing connections for a while) is started again until one listens; with every worker lost so, the supervisor waits on", async () => {
+    const { server, port, output, errors, admin, database } = await startServer(await freePort());
+    expect(output()).toContain(`Listening on http://localhost:${port} (Postgres, 2 worker processes)`);
+    const workers = children(server.pid);
+    expect(workers).toHaveLength(2);
+
+    // A Postgres restart, as the workers see it: new connections refused for a few seconds. Both
+    // workers die meanwhile; each new one exits before listening, at least once.
+    await admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS false`);
+    for (const pid of workers) process.kill(pid, "SIGKILL");
+    const diedEarly = () => (errors().match(/exited before listening \(code 1\); starting another in \d+ ms/g) ?? []).length;
+    await until(() => diedEarly() >= 2 || server.exitCode !== null);
+    await Bun.sleep(1_000);
+    // Before: "did not start again", no worker left, and the supervisor ended with code 0.
+    expect(server.exitCode).toBeNull();
+    expect(diedEarly()).toBeGreaterThanOrEqual(2);
+    await admin.unsafe(`ALTER DATABASE ${database} ALLOW_CONNECTIONS true`);
+
+    await until(async () => {
+      const status = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.status, () => 0);
+      return status === 200 && children(server.pid).filter((pid) => !workers.includes(pid)).length === 2;
+    }, 30_000);
+    for (let i = 0; i < 10; i++) expect((await fetch(`http://127.0.0.1:${port}/`, { headers: { connection: "close" } })).status).toBe(200);
+    expect(errors()).not.toContain("did not start again");
+
+    server.kill("SIGTERM");
+    await server.exited;
+    expect(server.exitCode).toBe(0);
+  }, 90_000);
 });

@@ -5,8 +5,8 @@ import { availableParallelism } from "node:os";
  * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
  * the process started by `bun start` (or the binary) is a small supervisor: it migrates and seeds
  * once, then starts WORKERS server processes (default: one per CPU) that listen on the same port
- * (SO_REUSEPORT: the kernel spreads connections over them), starts another when one dies, and
- * stops them all on SIGINT/SIGTERM. They share nothing but the database
+ * (SO_REUSEPORT: the kernel spreads connections over them), starts another when one dies (again
+ * and again while the new one dies before listening), and stops them all on SIGINT/SIGTERM. They share nothing but the database
  * (docs/rules.md#several-processes). The embedded database (PGlite) belongs to one process:
  * there the server stays a single process whatever WORKERS says.
  */
@@ -72,9 +72,12 @@ export interface Workers {
 
 /**
  * Starts `count` workers on `port` and keeps them running: the first alone (with PORT=0 it picks
- * the port the others then share), then the rest; resolves once all are listening. A worker that
- * exits is started again (logged on stderr). Rejects when a worker cannot start (the port taken,
- * the database unreachable: the worker's own message is on stderr before).
+ * the port the others then share), then the rest; resolves once all are listening. Rejects when a
+ * worker cannot start at first (the port taken, the database unreachable: the worker's own message
+ * is on stderr before). Afterwards a worker that exits is started again (logged on stderr), and so
+ * is a new one that exits before listening (the database refusing connections for a while, during
+ * a Postgres restart): after a pause that grows while they keep dying early, for as long as the
+ * workers are not stopped. A slot is never given up, so the supervisor never ends up running nothing.
  */
 export async function startWorkers(count: number, port: number, log: (line: string) => void = console.error): Promise<Workers> {
   const command = ownCommand();
@@ -83,7 +86,29 @@ export async function startWorkers(count: number, port: number, log: (line: stri
   let stopping = false;
   let shared = port;
 
-  function spawn(n: number): Promise<number> {
+  /** The pause before slot `n` is started again, growing while its workers keep dying early. */
+  function nextPause(n: number, steady: boolean): number {
+    const pause = steady ? FIRST_PAUSE_MS : pauses[n]!;
+    pauses[n] = steady ? FIRST_PAUSE_MS : Math.min(pause * 2, MAX_PAUSE_MS);
+    return pause;
+  }
+
+  /** Starts slot `n` again after `pause`, and again until a worker is running there (unless stopping). */
+  function again(n: number, pause: number) {
+    setTimeout(() => {
+      if (stopping) return;
+      // A restart's promise never rejects on an exit (onExit schedules the next one); it rejects
+      // only when the process could not be spawned at all (too many processes, no memory).
+      spawn(n, false).catch((error) => {
+        const next = nextPause(n, false);
+        log(`Worker ${n + 1} could not be started (${(error as Error).message}); trying again in ${next} ms`);
+        again(n, next);
+      });
+    }, pause);
+  }
+
+  /** Slot `n`'s worker; resolves with its port once it listens. Only a first start (`first`) rejects when it exits before. */
+  function spawn(n: number, first: boolean): Promise<number> {
     return new Promise((resolve, reject) => {
       let listening = false;
       const startedAt = Date.now();
@@ -102,15 +127,13 @@ export async function startWorkers(count: number, port: number, log: (line: stri
         },
         onExit(_proc, code, signal) {
           if (slots[n] === child) slots[n] = undefined;
-          if (!listening) return reject(new Error(`worker ${n + 1} exited before listening (${signal ?? `code ${code}`})`));
+          const how = signal ?? `code ${code}`;
+          if (!listening && first) return reject(new Error(`worker ${n + 1} exited before listening (${how})`));
           if (stopping) return;
-          const steady = Date.now() - startedAt >= STEADY_MS;
-          const pause = steady ? FIRST_PAUSE_MS : pauses[n]!;
-          pauses[n] = steady ? FIRST_PAUSE_MS : Math.min(pause * 2, MAX_PAUSE_MS);
-          log(`Worker ${n + 1} (pid ${child.pid}) exited (${signal ?? `code ${code}`}); starting another in ${pause} ms`);
-          setTimeout(() => {
-            if (!stopping) spawn(n).catch((error) => log(`Worker ${n + 1} did not start again: ${(error as Error).message}`));
-          }, pause);
+          // One that never listened was not steady, however long it tried.
+          const pause = nextPause(n, listening && Date.now() - startedAt >= STEADY_MS);
+          log(`Worker ${n + 1} (pid ${child.pid}) exited ${listening ? "" : "before listening "}(${how}); starting another in ${pause} ms`);
+          again(n, pause);
         },
       });
       slots[n] = child;
@@ -129,8 +152,8 @@ export async function startWorkers(count: number, port: number, log: (line: stri
   }
 
   try {
-    shared = await spawn(0);
-    await Promise.all(Array.from({ length: count - 1 }, (_, i) => spawn(i + 1)));
+    shared = await spawn(0, true);
+    await Promise.all(Array.from({ length: count - 1 }, (_, i) => spawn(i + 1, true)));
   } catch (error) {
     await stop();
     throw error;

@@ -78,6 +78,7 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
 /**
  * On Postgres with WORKERS > 1: this process migrates and seeds (and creates the first admin)
  * once, then runs the workers (src/server/cluster.ts) and prints the start-up lines for all.
+ * It ends with code 0 on SIGINT/SIGTERM only: for a process manager any other end is a failure.
  */
 async function supervise(config: Config, count: number): Promise<void> {
   const { deps, database, createdAdmin } = await prepare(config);
@@ -93,6 +94,9 @@ async function supervise(config: Config, count: number): Promise<void> {
   console.log(chainSummary(deps));
   if (createdAdmin?.password) console.log(firstAdminBanner(createdAdmin.email, createdAdmin.password));
 
+  // The workers are started again for as long as it runs; should it still end with nothing left
+  // to wait for, that is not a clean stop.
+  process.exitCode = 1;
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;
