@@ -118,6 +118,7 @@ describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)",
   }, 120_000);
 
   test("a worker whose new start dies before listening (the database refusing connections for a while) is started again until one listens; with every worker lost so, the supervisor waits on", async () => {
+    // A fixed port: the supervisor's check that no other server holds it lets its own workers bind it.
     const { server, port, output, errors, admin, database } = await startServer(await freePort());
     expect(output()).toContain(`Listening on http://localhost:${port} (Postgres, 2 worker processes)`);
     const workers = children(server.pid);
@@ -146,4 +147,22 @@ describe.skipIf(!TEST_DATABASE_URL)("the supervisor and its workers (Postgres)",
     await server.exited;
     expect(server.exitCode).toBe(0);
   }, 90_000);
+
+  test("a second server on a port another one holds refuses to start, instead of sharing the port with it", async () => {
+    // Another server's worker, bound as workers bind (SO_REUSEPORT): an older release still running.
+    const other = Bun.serve({ port: 0, reusePort: true, fetch: () => new Response("the other server") });
+    try {
+      const { server, output, errors } = await startServer(other.port);
+      // Before: it printed "Listening on" and the kernel split the connections between the two.
+      expect(output()).not.toContain("Listening on");
+      await server.exited;
+      expect(server.exitCode).toBe(1);
+      expect(errors()).toContain(`The server did not start: port ${other.port} is in use`);
+      expect(children(server.pid).filter(alive)).toEqual([]);
+      // Every connection still reaches the one server that was there.
+      for (let i = 0; i < 10; i++) expect(await (await fetch(`http://127.0.0.1:${other.port}/`, { headers: { connection: "close" } })).text()).toBe("the other server");
+    } finally {
+      await other.stop(true);
+    }
+  }, 60_000);
 });

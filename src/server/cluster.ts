@@ -5,8 +5,9 @@ import { availableParallelism } from "node:os";
  * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
  * the process started by `bun start` (or the binary) is a small supervisor: it migrates and seeds
  * once, then starts WORKERS server processes (default: one per CPU) that listen on the same port
- * (SO_REUSEPORT: the kernel spreads connections over them), starts another when one dies (again
- * and again while the new one dies before listening), and stops them all on SIGINT/SIGTERM. They share nothing but the database
+ * (SO_REUSEPORT: the kernel spreads connections over them) once it has checked that no other
+ * server holds that port, starts another when one dies (again and again while the new one dies
+ * before listening), and stops them all on SIGINT/SIGTERM. They share nothing but the database
  * (docs/rules.md#several-processes). The embedded database (PGlite) belongs to one process:
  * there the server stays a single process whatever WORKERS says.
  */
@@ -54,6 +55,26 @@ export function endWithSupervisor(): void {
 function ownCommand(): string[] {
   const compiled = Bun.main.startsWith("/$bunfs/");
   return compiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+}
+
+/**
+ * Whether `port` is taken, found by binding it as a lone server does (without SO_REUSEPORT) and
+ * letting it go at once. The workers bind with SO_REUSEPORT, which the workers of another server
+ * already on that port (an older release still running, a start run twice) accept without a
+ * word, and the kernel would then split the connections between the two servers: the supervisor
+ * asks this before it starts them. PORT=0 is never taken (the first worker picks a free port).
+ */
+export async function portTaken(port: number): Promise<boolean> {
+  if (port === 0) return false;
+  let probe: ReturnType<typeof Bun.serve>;
+  try {
+    probe = Bun.serve({ port, fetch: () => new Response(null, { status: 503 }) });
+  } catch (error) {
+    if ((error as { code?: string }).code === "EADDRINUSE") return true;
+    throw error;
+  }
+  await probe.stop(true);
+  return false;
 }
 
 /** A worker that dies within this long of its start is started again after a growing pause (a crash loop does not spin). */

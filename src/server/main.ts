@@ -3,7 +3,7 @@ import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
 import { chainSummary, startChainWatcher } from "./chainWatcher";
 import { firstAdminBanner } from "./banner";
-import { collectWhenIdle, endWithSupervisor, isWorker, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
+import { collectWhenIdle, endWithSupervisor, isWorker, portTaken, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
 import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
 import { prepare } from "./start";
@@ -78,11 +78,17 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
 /**
  * On Postgres with WORKERS > 1: this process migrates and seeds (and creates the first admin)
  * once, then runs the workers (src/server/cluster.ts) and prints the start-up lines for all.
- * It ends with code 0 on SIGINT/SIGTERM only: for a process manager any other end is a failure.
+ * It refuses a port another server holds (the workers' SO_REUSEPORT would share it with that
+ * server), and it ends with code 0 on SIGINT/SIGTERM only: for a process manager any other end
+ * is a failure.
  */
 async function supervise(config: Config, count: number): Promise<void> {
+  // Before the database is touched (a running older release uses it), and again just before the
+  // workers bind, for a start that came in the meantime.
+  await refuseTakenPort(config.port);
   const { deps, database, createdAdmin } = await prepare(config);
   await database.close();
+  await refuseTakenPort(config.port);
   let workers: Workers;
   try {
     workers = await startWorkers(count, config.port);
@@ -106,4 +112,18 @@ async function supervise(config: Config, count: number): Promise<void> {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+}
+
+async function refuseTakenPort(port: number): Promise<void> {
+  let taken: boolean;
+  try {
+    taken = await portTaken(port);
+  } catch (error) {
+    console.error(`The server did not start: port ${port}: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+  if (taken) {
+    console.error(`The server did not start: port ${port} is in use (another server, an older release still running?). Stop that one first, or set another PORT.`);
+    process.exit(1);
+  }
 }
