@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, setSystemTime, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { createApp } from "../app";
 import { issueToken } from "../tokens";
 import { mountWeb } from "./index";
 import type { Manifest } from "./manifest";
-import { acceptedEncodings, CHECK_MS, serverFetch } from "./pageCache";
+import { acceptedEncodings, CHECK_MS, serverFetch, STALE_MS } from "./pageCache";
 
 // The pages that are the same for everyone are rendered once per content and served from memory
 // (./pageCache.ts): compressed ahead, with an ETag, the security headers of the app, and a price
@@ -210,11 +210,87 @@ describe("a price edit", () => {
     expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("80.00 $");
 
     clock.now += 1;
-    // The look runs in the background: the request that starts it still gets the page it had.
-    await get(PAGES.howItWorks);
+    // The look runs in the background: the request that starts it still gets the page it had
+    // (so does any request until the last look is STALE_MS old).
+    expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("80.00 $");
     await Bun.sleep(50);
     expect(priceCell(await (await get(PAGES.howItWorks)).text(), 5)).toBe("77.77 $");
     await database.db.execute(sql`UPDATE program_levels SET cost = 8000 WHERE program = '3p' AND level = 5`);
+  });
+
+  test("made by another process shows on the first request once the last look is STALE_MS old, however quiet the process was: through the app and through the server's fetch", async () => {
+    const quiet = appOn(database.db);
+    const fast = appOn(database.db);
+    const fetch = serverFetch(fast.app);
+    const viaServer = async (path: string) => (await fetch(new Request(`http://localhost${path}`), undefined)).text();
+    expect(priceCell(await (await quiet.get(PAGES.howItWorks)).text(), 5)).toBe("80.00 $");
+    expect(priceCell(await viaServer(PAGES.howItWorks), 5)).toBe("80.00 $");
+    // Answered from memory by the server's fetch from now on.
+    expect(priceCell(await viaServer(PAGES.howItWorks), 5)).toBe("80.00 $");
+
+    await database.db.execute(sql`UPDATE program_levels SET cost = 6666 WHERE program = '3p' AND level = 5`);
+    await database.db.execute(
+      sql`INSERT INTO settings (key, value) VALUES ('content_version', 'elsewhere-2') ON CONFLICT (key) DO UPDATE SET value = 'elsewhere-2'`,
+    );
+    // No request for an hour, then one: it waits for a look instead of answering the page it had.
+    quiet.clock.now += 3_600_000;
+    const afterAnHour = priceCell(await (await quiet.get(PAGES.howItWorks)).text(), 5);
+    // Just past the bound, through the server's fetch (which answers from memory when it can).
+    fast.clock.now += STALE_MS;
+    const pastTheBound = priceCell(await viaServer(PAGES.howItWorks), 5);
+    expect({ afterAnHour, pastTheBound }).toEqual({ afterAnHour: "66.66 $", pastTheBound: "66.66 $" });
+    await database.db.execute(sql`UPDATE program_levels SET cost = 8000 WHERE program = '3p' AND level = 5`);
+  });
+
+  test("made here, while a look begun before it is still in flight (waiting for the platform figures), shows on the first request after its answer", async () => {
+    // db.execute (the platform figures' statement) waits while `gate` is closed; `reached` says it did.
+    let gate: Promise<void> | undefined;
+    let open = () => {};
+    let reached = () => {};
+    const waiting = new Promise<void>((resolve) => (reached = resolve));
+    const slow = new Proxy(database.db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "execute" || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          if (gate) {
+            reached();
+            await gate;
+          }
+          return value.apply(target, args);
+        };
+      },
+    }) as Db;
+    const { get, clock } = appOn(slow);
+    const admin = await adminToken(database.db);
+    try {
+      expect(priceCell(await (await get(PAGES.howItWorks)).text(), 3)).toBe("20.00 $");
+      // A minute on (the figures' cache has run out) a request starts a look in the background: it
+      // reads the content version, then waits for the figures.
+      setSystemTime(new Date(Date.now() + 61_000));
+      clock.now += CHECK_MS;
+      gate = new Promise((resolve) => (open = resolve));
+      expect(priceCell(await (await get(PAGES.howItWorks)).text(), 3)).toBe("20.00 $");
+      await waiting;
+
+      const edit = await createApp(testDeps(database.db)).request("/api/programs/3p/levels/3", {
+        method: "PATCH",
+        headers: { "content-type": "application/json", "x-auth-token": admin },
+        body: JSON.stringify({ cost: "23.45", unfreezeCost: "11.72" }),
+      });
+      expect(edit.status).toBe(200);
+      const afterEdit = get(PAGES.howItWorks);
+      // The figures come while that request waits.
+      await Bun.sleep(50);
+      gate = undefined;
+      open();
+      expect(priceCell(await (await afterEdit).text(), 3)).toBe("23.45 $");
+    } finally {
+      gate = undefined;
+      open();
+      setSystemTime();
+      await database.db.execute(sql`UPDATE program_levels SET cost = 2000, unfreeze_cost = 1000 WHERE program = '3p' AND level = 3`);
+    }
   });
 
   test("made here through the API shows at once, without waiting for the next look", async () => {

@@ -14,9 +14,13 @@ import type { AppEnv } from "../env";
  * row written with every price edit, src/core/contentVersion.ts), the platform figures (cached a
  * minute, src/core/platformStats.ts) and the build manifest. Each process looks at them at most
  * every CHECK_MS, in the background while pages are served; when one changed, the pages are
- * rendered again on their next request. A price edit made by this process is seen at once: until
- * the version it wrote is read back, every request looks first. A page whose data could not be
- * read (the database down) is rendered again at the next look.
+ * rendered again on their next request. Pages are served without waiting only while the last look
+ * began less than STALE_MS ago: a request that comes later (the process had none for a while)
+ * waits for a look first, so an edit made elsewhere shows on every process within STALE_MS, however
+ * quiet it was. A price edit made by this process is seen at once: until the version it wrote is
+ * read back, every request waits for a look begun after it came (a look begun before may have
+ * read the version before the edit committed). A page whose data could not be read (the database
+ * down) is rendered again at the next look.
  *
  * A display cache local to the process (docs/rules.md#several-processes): nothing another process
  * needs is kept here, and what it can cost is a page a few seconds old.
@@ -24,6 +28,8 @@ import type { AppEnv } from "../env";
 
 /** How often a process looks at the content version, at most. */
 export const CHECK_MS = 2_000;
+/** How old the last look may be for a page to be served without waiting for another. */
+export const STALE_MS = 2 * CHECK_MS;
 
 type Bytes = Uint8Array<ArrayBuffer>;
 const bytesOf = (b: Buffer): Bytes => new Uint8Array(b.buffer as ArrayBuffer, b.byteOffset, b.byteLength);
@@ -130,8 +136,12 @@ export function answer(c: Context<AppEnv>, page: CachedPage): Response {
  */
 export class PageCache {
   private pages = new Map<string, Entry>();
+  /** When the last finished look began: the pages show the content as it was then, or later. */
   private checkedAt = Number.NEGATIVE_INFINITY;
-  private checking: Promise<void> | undefined;
+  /** The look in flight, and when it began. */
+  private checking: { startedAt: number; done: Promise<void> } | undefined;
+  /** The look to begin once the one in flight (`after`) has finished, shared by the requests that need a later one. */
+  private nextCheck: { after: Promise<void>; done: Promise<void> } | undefined;
   private version: string | null | typeof UNREADABLE | undefined;
   private figures: string | undefined;
   private manifest: unknown;
@@ -167,7 +177,7 @@ export class PageCache {
     return response;
   }
 
-  /** The page `key` as built for the current content, when no look is due: what FastPages may answer with. */
+  /** The page `key` as built for the current content, when no look is due (so well within STALE_MS): what FastPages may answer with. */
   current(key: string): Entry | undefined {
     const now = this.now();
     if (this.version === undefined || now - this.checkedAt >= CHECK_MS || now < this.checkedAt) return undefined;
@@ -180,17 +190,29 @@ export class PageCache {
   private look(): Promise<void> | undefined {
     const now = this.now();
     const pending = pendingContentVersion();
-    const due = now - this.checkedAt >= CHECK_MS || now < this.checkedAt;
-    if (pending !== undefined && pending !== this.version) return this.check();
+    // A local edit not seen yet: a look already in flight may have read the version before it committed.
+    if (pending !== undefined && pending !== this.version) return this.checkAfter();
     if (this.version === undefined) return this.check();
-    // Looked at in the background: the pages are served as they are meanwhile.
-    if (due) void this.check();
-    return undefined;
+    const age = now - this.checkedAt;
+    if (age >= 0 && age < CHECK_MS) return undefined;
+    if (age >= 0 && age < STALE_MS) {
+      // Looked at in the background: the pages are served as they are meanwhile.
+      void this.check();
+      return undefined;
+    }
+    // Too old to serve without looking (or the clock went back): a look begun within STALE_MS will do.
+    const running = this.checking;
+    if (running && now >= running.startedAt && now - running.startedAt < STALE_MS) return running.done;
+    return this.checkAfter();
   }
 
   /** Reads the content's parts (one at a time: concurrent requests share one look) and drops the pages that are out of date. */
   private check(): Promise<void> {
-    this.checking ??= (async () => {
+    if (this.checking) return this.checking.done;
+    const startedAt = this.now();
+    const running = { startedAt, done: Promise.resolve() };
+    this.checking = running;
+    running.done = (async () => {
       try {
         const version: string | null | typeof UNREADABLE = await readContentVersion(this.db).catch((): typeof UNREADABLE => UNREADABLE);
         const figures = figuresKey(await cachedPlatformStats(this.db).catch(() => null));
@@ -203,12 +225,23 @@ export class PageCache {
         else {
           for (const [key, entry] of this.pages) if (entry.ready && !entry.complete) this.pages.delete(key);
         }
-        this.checkedAt = this.now();
+        this.checkedAt = startedAt;
       } finally {
-        this.checking = undefined;
+        if (this.checking === running) this.checking = undefined;
       }
     })();
-    return this.checking;
+    return running.done;
+  }
+
+  /** A look begun from now on: when one is in flight (begun earlier), the next one after it, shared by all who ask meanwhile. */
+  private checkAfter(): Promise<void> {
+    const running = this.checking;
+    if (!running) return this.check();
+    if (this.nextCheck?.after !== running.done) {
+      const next = () => this.check();
+      this.nextCheck = { after: running.done, done: running.done.then(next, next) };
+    }
+    return this.nextCheck.done;
   }
 }
 
