@@ -48,6 +48,19 @@ test("every /api answer carries Cache-Control: no-store, refusals too", async ()
   for (const [what, res] of Object.entries(answers)) expect([what, res.status < 500, res.headers.get("cache-control")]).toEqual([what, true, "no-store"]);
 });
 
+test("GET /api/auth's answer carries exactly the headers of every other answer of the API; pages get the same security headers", async () => {
+  const login = await request("/api/auth/login", json({ email: "admin@test.local", password: "admin-password" }));
+  const { token } = (await login.json()) as { token: string };
+  const headersOf = (res: Response) => Object.fromEntries([...res.headers].filter(([name]) => name !== "content-length").sort());
+  const me = headersOf(await request("/api/auth", { headers: { "x-auth-token": token } }));
+  for (const other of [await request("/api/programs"), await request("/api/auth"), await request("/api/no/such/thing")]) expect(headersOf(other)).toEqual(me);
+  expect(me).toMatchObject({ "cache-control": "no-store", "content-type": "application/json", "x-frame-options": "SAMEORIGIN", "x-content-type-options": "nosniff" });
+  expect(Object.keys(me)).toHaveLength(14);
+  const page = headersOf(await request("/"));
+  for (const [name, value] of Object.entries(me)) if (name !== "cache-control" && name !== "content-type") expect([name, page[name]]).toEqual([name, value]);
+  expect(page["x-powered-by"]).toBeUndefined();
+});
+
 test("pages and assets keep their own caching", async () => {
   const page = await request("/");
   expect(page.status).toBe(200);
