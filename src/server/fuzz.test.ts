@@ -178,7 +178,7 @@ test("NUL characters, which Postgres text cannot hold, are refused with 400 in b
   const register = await h.call("POST", "/api/auth/register", {
     body: { name: "x", email: "nul@fuzz.test", password: "secret-password", referralId: "\u0000" },
   });
-  expect(register).toMatchObject({ status: 400, body: { msg: "Invalid referral ID.", code: "validation" } });
+  expect(register).toMatchObject({ status: 400, body: { msg: "Invalid referral ID.", code: "invalid_referral" } });
   // A user of its own: the generated requests above may have deleted alice.
   const { token } = await h.signUp({ email: "nul-check@fuzz.test" });
   const deposit = await h.call("POST", "/api/user/deposit", { token, body: { address: "\u0000", transactionId: "t", amount: 1 } });

@@ -24,6 +24,7 @@ import {
   WITHDRAWAL_METHODS,
 } from "./constants";
 import { DEFAULT_NETWORK, NETWORKS, networkOfMethod, readAddressShape, readTransactionId, transactionIdCharacterProblem } from "./chain";
+import { type ErrorCode, isErrorCode } from "./errorCodes";
 import { MSG } from "./messages";
 import { type AmountProblem, type Cents, formatAmount, formatUsdt, formatUsdtGrouped, readDollars } from "./money";
 import { cleanName, readsAsPlatform } from "./names";
@@ -39,6 +40,20 @@ const oneOf = (values: readonly string[]) => (values.length > 1 ? `${values.slic
 
 /** Control characters (NUL above all, which Postgres text cannot hold) have no place in a one-line field. */
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+
+/**
+ * The params of a schema's issue that the server answers with `code` (and that code's own
+ * sentence) instead of `validation`: for the fields whose refusal the rules give a code of its
+ * own wherever it is found (an amount above the available balance, an ID no user has).
+ * `refusalCodeOf` reads it back.
+ */
+export const refusedAs = (code: ErrorCode) => ({ params: { refusal: code } });
+
+/** The code an issue asks to be refused with (`refusedAs`), if any. */
+export function refusalCodeOf(issue: object | undefined): ErrorCode | undefined {
+  const refusal = (issue as { params?: { refusal?: unknown } } | undefined)?.params?.refusal;
+  return isErrorCode(refusal) ? refusal : undefined;
+}
 
 const noControlCharacters = (message: string) => z.refine<string>((text) => !CONTROL_CHARACTERS.test(text), message);
 
@@ -93,9 +108,10 @@ interface AmountRules {
   invalidMessage?: string;
   /**
    * Largest accepted amount in cents (default MAX_AMOUNT; null: as large as an amount can be
-   * written, 13 whole digits), and what a larger one is told.
+   * written, 13 whole digits), and what a larger one is told: its sentence, and the code it is
+   * refused with when that is not `validation` (`refusedAs`).
    */
-  max?: { cents: Cents | null; message: string };
+  max?: { cents: Cents | null; message: string; code?: ErrorCode };
 }
 
 /** A dollar amount as a JSON number or decimal string, at most MAX_AMOUNT; becomes integer cents. */
@@ -110,15 +126,15 @@ export const amount = ({ label = "Amount", min, positiveMessage, minMessage, inv
   return z.pipe(
     z.unknown(),
     z.transform((value, ctx) => {
-      const fail = (message: string) => {
-        ctx.issues.push({ code: "custom", message, input: value });
+      const fail = (message: string, code?: ErrorCode) => {
+        ctx.issues.push({ code: "custom", message, input: value, ...(code ? refusedAs(code) : {}) });
         return z.NEVER;
       };
       const read = readDollars(value);
-      if ("problem" in read) return fail(problems[read.problem]);
+      if ("problem" in read) return fail(problems[read.problem], read.problem === "too_large" ? max.code : undefined);
       if (read.cents === 0n && min > 0n) return fail(positiveMessage);
       if (read.cents < min) return fail(minMessage ?? positiveMessage);
-      if (max.cents !== null && read.cents > max.cents) return fail(problems.too_large);
+      if (max.cents !== null && read.cents > max.cents) return fail(problems.too_large, max.code);
       return read.cents;
     }),
   );
@@ -135,9 +151,14 @@ export const registerSchema = z.object({
   password: z
     .string({ error: "Password is required." })
     .check(z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`), z.maxLength(1024, "Password is too long.")),
+  // An ID no user can have is refused as an unknown one is (invalid_referral), not as a validation.
   referralId: z
     .string({ error: "Referral ID is required." })
-    .check(z.trim(), z.minLength(1, "Referral ID is required."), z.maxLength(64, "Invalid referral ID."), noControlCharacters("Invalid referral ID.")),
+    .check(
+      z.trim(),
+      z.minLength(1, "Referral ID is required."),
+      z.refine((text) => text.length <= 64 && !CONTROL_CHARACTERS.test(text), { error: MSG.invalidReferral, ...refusedAs("invalid_referral") }),
+    ),
 });
 
 /** A transaction ID before its network is known: what no network's ID may hold (./chain.ts). */
@@ -194,7 +215,7 @@ export const withdrawSchema = z.pipe(
       min: MIN_WITHDRAWAL,
       positiveMessage: "Please enter a valid positive withdrawal amount.",
       minMessage: `The minimum withdrawal is ${formatUsdt(MIN_WITHDRAWAL)}.`,
-      max: { cents: null, message: MSG.exceedsAvailable },
+      max: { cents: null, message: MSG.exceedsAvailable, code: "exceeds_available" },
     }),
   }),
   z.transform((value, ctx) => {
@@ -232,7 +253,14 @@ export const notificationsReadSchema = z.union([
       .array(z.string().check(z.regex(/^[1-9][0-9]{0,17}$/, "Each id must be a notification id.")), { error: "ids must be a list of notification ids." })
       .check(z.minLength(1, "ids must name at least one notification."), z.maxLength(MAX_READ_IDS, `ids may name at most ${MAX_READ_IDS} notifications.`)),
   }),
-], { error: "Send {ids: [...]} or {all: true}." });
+], {
+  // A body with ids hears what is wrong with them (too many, not ids), not the union's sentence.
+  error: (issue) => {
+    const withIds = typeof issue.input === "object" && issue.input !== null && "ids" in issue.input;
+    const idsProblem = (issue as { errors?: { message: string }[][] }).errors?.[1]?.[0]?.message;
+    return withIds && idsProblem ? idsProblem : "Send {ids: [...]} or {all: true}.";
+  },
+});
 
 /** PUT /api/user/notifications/settings: the kinds to mute, all of them (the others are received). */
 export const notificationSettingsSchema = z.object({
@@ -290,7 +318,7 @@ export const newsletterSchema = z.object({ email });
 
 const PAGE_MSG = "Page must be a whole number from 1.";
 const LIMIT_MSG = `Limit must be between 1 and ${MAX_PAGE_LIMIT}.`;
-const searchText = z.string().check(z.trim(), z.maxLength(100, "Search text must be at most 100 characters."));
+const searchText = z.string({ error: "Search text must be one text of at most 100 characters." }).check(z.trim(), z.maxLength(100, "Search text must be at most 100 characters."));
 /** A whole number from the query string, from `min` to `max`, with one message for every miss. */
 /**
  * A whole number in a path or a query: decimal digits only ("2", not "0x2", "2.0", "2e0" or " 2 "),
@@ -328,13 +356,13 @@ export const userListQuery = z.extend(pageQuery, {
 
 /** `YYYY-MM-DD`, a real calendar day. */
 const day = (label: string) =>
-  z.string().check(
+  z.string({ error: `${label} must be a date (YYYY-MM-DD).` }).check(
     z.regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date (YYYY-MM-DD).`),
     z.refine((text) => !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) && new Date(`${text}T00:00:00Z`).toISOString().startsWith(text), `${label} must be a date (YYYY-MM-DD).`),
   );
 
 /** An IANA time zone name the server knows (`Europe/Berlin`, `UTC`). */
-const timeZone = z.string().check(
+const timeZone = z.string({ error: "Time zone must be a time zone name such as Europe/Berlin." }).check(
   z.maxLength(64, "Time zone must be a time zone name such as Europe/Berlin."),
   z.refine(isTimeZone, "Time zone must be a time zone name such as Europe/Berlin."),
 );
@@ -365,7 +393,7 @@ export const earningsQuery = z.object({
 });
 
 /** `?of=`: the direct partners of a member of the caller's team (the caller's own when absent). */
-const partnerId = () => z.optional(z.string().check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found.")));
+const partnerId = () => z.optional(z.string({ error: "Partner not found." }).check(z.trim(), z.minLength(1, "Partner not found."), z.maxLength(64, "Partner not found.")));
 
 /**
  * `?page=&of=&after=`: a page of the direct partners of `of` (the caller's when absent). With

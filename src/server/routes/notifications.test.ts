@@ -487,6 +487,20 @@ describe("GET /api/user/events", () => {
     }
   });
 
+  test("HEAD /api/user/events holds no stream open (Hono answers HEAD with the GET route's answer, its body dropped): ten of them leave the member's places free", async () => {
+    const member = await h.signUp({ name: "Head Only" });
+    for (let i = 0; i < MAX_STREAMS_PER_MEMBER; i++) {
+      const res = await h.app.request("/api/user/events", { method: "HEAD", headers: { "x-auth-token": member.token } });
+      expect([res.status, await res.text()]).toEqual([200, ""]);
+    }
+    const live = await openStream(member.token);
+    try {
+      expect(live.res.status).toBe(200);
+    } finally {
+      live.close();
+    }
+  });
+
   test("a logout ends the streams of that token (not the member's other sessions); a deletion ends them all; reconnecting is refused", async () => {
     const member = await h.signUp({ name: "Leaving" });
     const other = await h.login(member.email, member.password);
