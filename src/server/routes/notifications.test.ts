@@ -487,6 +487,19 @@ describe("GET /api/user/events", () => {
     }
   });
 
+  test("MAX_STREAMS_PER_MEMBER holds when a member asks for many streams at the same moment: each counts the others still opening", async () => {
+    const member = await h.signUp({ name: "Burst" });
+    const controllers = Array.from({ length: 40 }, () => new AbortController());
+    const answers = await Promise.all(controllers.map((c) => h.app.request("/api/user/events", { headers: { "x-auth-token": member.token }, signal: c.signal })));
+    try {
+      expect(answers.filter((r) => r.status === 200)).toHaveLength(MAX_STREAMS_PER_MEMBER);
+      expect(answers.filter((r) => r.status === 429)).toHaveLength(40 - MAX_STREAMS_PER_MEMBER);
+    } finally {
+      for (const c of controllers) c.abort();
+      for (const r of answers) await r.body?.cancel().catch(() => {});
+    }
+  });
+
   test("HEAD /api/user/events holds no stream open (Hono answers HEAD with the GET route's answer, its body dropped): ten of them leave the member's places free", async () => {
     const member = await h.signUp({ name: "Head Only" });
     for (let i = 0; i < MAX_STREAMS_PER_MEMBER; i++) {

@@ -198,26 +198,30 @@ export const notificationRoutes = new Hono<AppEnv>()
     const claims = c.get("claims");
     const hub = await hubFor(db, log);
     if (hub.streamsOf(user.id) >= MAX_STREAMS_PER_MEMBER) return refusal(c, "throttled", MSG.tooManyStreams, RETRY_STREAM_SECONDS);
-    // A first connection starts from the member's newest notification (told to the client in the
-    // `ready` event's id), read before subscribing: what commits in between is sent from the table,
-    // and a later reconnect resumes from there instead of replaying the member's whole history.
-    const resumeAfter = lastEventId(c.req.header("Last-Event-ID")) ?? (await latestNotificationId(db, user.id));
     // The token was checked before this handler ran, and a logout or a deletion committed since
     // signalled the streams open then, not this one yet. So: a watch on the member's signals
     // first, then the token checked again; the stream's own subscription (made as it starts,
-    // below) takes over from the watch before it ends.
+    // below) takes over from the watch before it ends. The watch is made at once after the count
+    // (no await in between), so it holds the stream's place: streams asked for at the same
+    // moment count each other, and the member's limit holds however many come at once.
     let signalledClosed = false;
+    let resumeAfter = lastEventId(c.req.header("Last-Event-ID"));
     const watch = hub.subscribe({
       userId: user.id,
       admin: false,
       jti: claims.jti,
       deliver: () => {},
       close: () => void (signalledClosed = true),
-      sentUpTo: () => resumeAfter,
+      sentUpTo: () => resumeAfter ?? 0n,
       catchUp: () => {},
     });
     let stream: ReadableStream<Uint8Array>;
     try {
+      // A first connection starts from the member's newest notification (told to the client in
+      // the `ready` event's id), read before the stream subscribes: what commits in between is
+      // sent from the table, and a later reconnect resumes from there instead of replaying the
+      // member's whole history.
+      resumeAfter ??= await latestNotificationId(db, user.id);
       if (!(await tokenUser(db, claims)) || signalledClosed) return refusal(c, "bad_token");
       stream = eventStream({ db, log, hub, user, claims, resumeAfter, request: c.req.raw });
     } finally {
