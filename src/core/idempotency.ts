@@ -113,9 +113,13 @@ export class KeyReservation {
   }
 }
 
-/** Stores the answer with the operation (same transaction), or a refusal on its own. */
-export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
-  await db
+/**
+ * Stores the answer with the operation (same transaction), or a refusal on its own; false when
+ * the key already held another call's answer (a twin that ran while this one was refused: its
+ * row, not yet committed, was waited for), which stays the key's.
+ */
+export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, answer: StoredAnswer): Promise<boolean> {
+  const saved = await db
     .insert(idempotencyKeys)
     .values({ ...claim, ...answer })
     .onConflictDoUpdate({
@@ -123,8 +127,10 @@ export async function saveAnswer(db: Db | Tx, claim: IdempotencyClaim, answer: S
       set: answer,
       setWhere: sql`${idempotencyKeys.status} = 0`,
     })
+    .returning({ key: idempotencyKeys.key })
     .prepare("idempotency_save")
     .execute();
+  return saved.length > 0;
 }
 
 /** Sets the answer of a key reserved in this transaction, whatever it held (transact: a refusal replacing a success written ahead). */

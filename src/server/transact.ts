@@ -66,15 +66,23 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   if (status < 400 || status >= 500 || status === 429 || c.res.headers.get("Idempotent-Replayed") !== null) return;
   const text = await c.res.clone().text();
   if (KEY_CODES.has(codeOf(text))) return;
-  const earlier = await storedAnswer(db, claim);
-  if (earlier && earlier.requestHash !== claim.requestHash) {
-    c.res = jsonAnswer(CONFLICT.status, JSON.stringify({ msg: CONFLICT.msg, code: "idempotency_conflict" } satisfies ErrorBody));
-  } else if (earlier && earlier.status !== 0) {
-    c.res = replay(earlier);
-  } else {
-    await saveAnswer(db, claim, { status, body: text });
+  const earlier = answerAsKeySays(await storedAnswer(db, claim), claim);
+  if (earlier) c.res = earlier;
+  else if (!(await saveAnswer(db, claim, { status, body: text }))) {
+    // A twin with the key was running, unseen by the read above: its answer is the key's.
+    c.res = answerAsKeySays(await storedAnswer(db, claim), claim) ?? c.res;
   }
 });
+
+/**
+ * The answer to a call whose key holds an earlier call's: 422 for another request, that answer
+ * replayed for the same one; undefined when the key holds no answer yet.
+ */
+function answerAsKeySays(earlier: (StoredAnswer & { requestHash: string }) | undefined, claim: IdempotencyClaim): Response | undefined {
+  if (!earlier) return undefined;
+  if (earlier.requestHash !== claim.requestHash) return jsonAnswer(CONFLICT.status, JSON.stringify({ msg: CONFLICT.msg, code: "idempotency_conflict" } satisfies ErrorBody));
+  return earlier.status !== 0 ? replay(earlier) : undefined;
+}
 
 /** The `code` of a refusal's body (every refusal carries one; see src/shared/errors.ts). */
 function codeOf(body: string) {

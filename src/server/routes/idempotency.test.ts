@@ -185,6 +185,22 @@ describe("Idempotency-Key on money calls", () => {
     await h.checkLedger();
   });
 
+  test.skipIf(!onPostgres)("on Postgres, one key sent at once with a valid and an invalid withdrawal: the invalid one hears the key's answer, as a retry of it does (it heard a 400 of its own, then 422)", async () => {
+    for (let round = 0; round < 15; round++) {
+      const member = await h.signUp();
+      await h.fund(member.token, 30);
+      const good = { accountType: "USDT TRC20", accountNumber: randomTronAddress(), amount: 10 };
+      const send = (body: object) => h.call("POST", "/api/user/withdraw", { token: member.token, body, headers: withKey(`valid-and-not-${round}`) });
+      const [valid, invalid] = await Promise.all([send(good), Bun.sleep(2).then(() => send({ ...good, amount: "ten" }))]);
+      // Whichever the key took first, the other hears it: the same answer on a retry.
+      const retried = await send({ ...good, amount: "ten" });
+      expect([invalid.status, invalid.body.code]).toEqual([retried.status, retried.body.code]);
+      // At most the one withdrawal is held.
+      expect((await h.me(member.token)).pendingWithdrawalsTotal).toBe(valid.status < 300 ? 10 : 0);
+    }
+    await h.checkLedger();
+  });
+
   test("a malformed key is refused with 400", async () => {
     const user = await h.signUp();
     const res = await h.call("POST", "/api/user/withdraw", {
