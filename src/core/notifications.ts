@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { isTransaction, rowsOf } from "../db/client";
 import { notifications, notificationSettings, users, type Program } from "../db/schema";
@@ -231,11 +231,18 @@ export async function latestNotificationId(db: Db, userId: string): Promise<bigi
   return row ? BigInt(row.id) : 0n;
 }
 
-/** Marks the member's own notifications read: those named (ids of others are ignored), or all. Answers the unread count. */
-export async function markRead(db: Db, userId: string, which: { ids?: string[]; all?: boolean }): Promise<number> {
+/**
+ * Marks the member's own notifications read: those named (ids of others are ignored), or all; with
+ * `upTo` (the newest the member was shown), all up to that id only, so one that came after the
+ * member's list was loaded stays unread. Answers the unread count.
+ */
+export async function markRead(db: Db, userId: string, which: { ids?: string[]; all?: boolean; upTo?: string }): Promise<number> {
   const mine = and(eq(notifications.userId, userId), isNull(notifications.readAt));
   if (which.all) {
-    await db.update(notifications).set({ readAt: new Date() }).where(mine);
+    await db
+      .update(notifications)
+      .set({ readAt: new Date() })
+      .where(which.upTo === undefined ? mine : and(mine, lte(notifications.id, BigInt(which.upTo))));
   } else if (which.ids && which.ids.length > 0) {
     const ids = which.ids.map((id) => BigInt(id));
     await db

@@ -245,20 +245,35 @@ export const giftSchema = z.object({
   recipientEmail: email,
 });
 
-/** POST /api/user/notifications/read: `{ids}` (ids of the member's notifications) or `{all: true}`. */
+/** A notification's id, as the API writes it (a decimal string). */
+const notificationId = (message: string, notString?: string) => z.string(notString ? { error: notString } : undefined).check(z.regex(/^[1-9][0-9]{0,17}$/, message));
+
+/**
+ * POST /api/user/notifications/read: `{ids}` (ids of the member's notifications) or `{all: true}`,
+ * optionally with `upTo`, the id of the newest notification the member was shown: then only those
+ * up to it are marked, not one that came after the list was loaded. Without `upTo`, every unread one.
+ */
 export const notificationsReadSchema = z.union([
-  z.object({ all: z.literal(true, { error: "all must be true." }) }),
+  z.object({
+    all: z.literal(true, { error: "all must be true." }),
+    upTo: z.optional(notificationId("upTo must be a notification id.", "upTo must be a notification id.")),
+  }),
   z.object({
     ids: z
-      .array(z.string().check(z.regex(/^[1-9][0-9]{0,17}$/, "Each id must be a notification id.")), { error: "ids must be a list of notification ids." })
+      .array(notificationId("Each id must be a notification id."), { error: "ids must be a list of notification ids." })
       .check(z.minLength(1, "ids must name at least one notification."), z.maxLength(MAX_READ_IDS, `ids may name at most ${MAX_READ_IDS} notifications.`)),
   }),
 ], {
-  // A body with ids hears what is wrong with them (too many, not ids), not the union's sentence.
+  // A body with ids hears what is wrong with them (too many, not ids), not the union's sentence;
+  // one with all: true and an upTo, what is wrong with upTo.
   error: (issue) => {
-    const withIds = typeof issue.input === "object" && issue.input !== null && "ids" in issue.input;
-    const idsProblem = (issue as { errors?: { message: string }[][] }).errors?.[1]?.[0]?.message;
-    return withIds && idsProblem ? idsProblem : "Send {ids: [...]} or {all: true}.";
+    const has = (key: string) => typeof issue.input === "object" && issue.input !== null && key in issue.input;
+    const problems = (issue as { errors?: { message: string; path?: PropertyKey[] }[][] }).errors;
+    const idsProblem = problems?.[1]?.[0]?.message;
+    const upToProblem = problems?.[0]?.find((p) => p.path?.[0] === "upTo")?.message;
+    if (has("ids") && idsProblem) return idsProblem;
+    if (has("all") && !has("ids") && upToProblem) return upToProblem;
+    return "Send {ids: [...]} or {all: true}.";
   },
 });
 

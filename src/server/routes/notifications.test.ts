@@ -220,6 +220,26 @@ describe("GET /api/user/notifications and POST /api/user/notifications/read", ()
     expect((await h.call("GET", "/api/user/notifications?page=0", { token: alice.token })).status).toBe(400);
     expect((await h.call("GET", "/api/user/notifications")).status).toBe(401);
   });
+
+  test("{all: true, upTo} marks only what the member was shown: one that came after the list was loaded stays unread", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    await h.signUp({ name: "Seen", referralId: alice.myReferralId });
+    await h.signUp({ name: "Seen too", referralId: alice.myReferralId });
+    const shown = await h.call("GET", "/api/user/notifications", { token: alice.token });
+    const newestShown = shown.body.items[0]._id as string;
+    // Arrives while the page is open, before the click on "Mark all as read".
+    await h.signUp({ name: "Unseen", referralId: alice.myReferralId });
+    expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { all: true, upTo: newestShown } })).toMatchObject({ status: 200, body: { unread: 1 } });
+    const after = (await h.call("GET", "/api/user/notifications", { token: alice.token })).body;
+    expect(after.items.map((i: { text: string; read: boolean }) => [i.text.split(" ")[0], i.read])).toEqual([["Unseen", false], ["Seen", true], ["Seen", true]]);
+    // Without upTo, every unread one, as before; a bad upTo is refused and marks nothing.
+    await h.signUp({ name: "Later", referralId: alice.myReferralId });
+    for (const upTo of ["abc", "0", 5, ""]) {
+      expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { all: true, upTo } })).toMatchObject({ status: 400, body: { code: "validation", msg: "upTo must be a notification id." } });
+    }
+    expect((await h.me(alice.token)).unreadNotifications).toBe(2);
+    expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { all: true } })).toMatchObject({ status: 200, body: { unread: 0 } });
+  });
 });
 
 describe("GET/PUT /api/user/notifications/settings", () => {

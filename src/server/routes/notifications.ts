@@ -179,7 +179,7 @@ export const notificationRoutes = new Hono<AppEnv>()
   )
   .post(API.notificationsRead.path, validate("json", API.notificationsRead.body), async (c) => {
     const body = c.req.valid("json");
-    const unread = await markRead(c.get("deps").db, c.get("user").id, "all" in body ? { all: true } : { ids: body.ids });
+    const unread = await markRead(c.get("deps").db, c.get("user").id, "all" in body ? { all: true, upTo: body.upTo } : { ids: body.ids });
     return reply(c, API.notificationsRead, { unread });
   })
   .get(API.notificationSettings.path, async (c) => {

@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { act, fireEvent, screen, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import NotificationsPage from "./NotificationsPage";
@@ -71,4 +71,22 @@ test("a refused save of the settings is said once, not twice", async () => {
   await screen.findAllByText(refusal);
   await act(() => Bun.sleep(200));
   expect(screen.getAllByText(refusal)).toHaveLength(1);
+});
+
+test("'Mark all as read' sends the newest notification shown (upTo), so one that arrives meanwhile stays unread", async () => {
+  const item = (id: string, text: string) => ({ _id: id, kind: "partner_joined", text, createdAt: "2026-01-02T00:00:00.000Z", read: false });
+  const seen = serveFetch(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(member));
+    if (path === "/api/user/notifications") return json({ items: [item("12", "Bob joined"), item("9", "Carol joined")], totalPages: 1, unread: 2 });
+    if (path === "/api/user/notifications/read") return json({ unread: 0 });
+    if (path === "/api/user/notifications/settings") return json({ kinds: kinds([]) });
+    return json({ msg: "Not found.", code: "not_found" }, 404);
+  });
+  renderClient(<NotificationsPage />, { me: member });
+  await screen.findByText("Bob joined");
+  fireEvent.click(screen.getByRole("button", { name: "Mark all as read" }));
+  const isRead = (r: Request) => r.method === "POST" && new URL(r.url).pathname === "/api/user/notifications/read";
+  await waitFor(() => expect(seen.some(isRead)).toBe(true));
+  expect(await seen.find(isRead)!.json()).toEqual({ all: true, upTo: "12" });
 });
