@@ -192,10 +192,18 @@ export async function unreadCount(db: Db | Tx, userId: string): Promise<number> 
   return Number(row?.n ?? 0);
 }
 
-/** GET /api/user/notifications: a page, newest first, with the unread count. */
-export async function notificationsOf(db: Db, userId: string, page: number) {
-  const [total] = await db.select({ n: count() }).from(notifications).where(eq(notifications.userId, userId));
-  const items = await db
+/**
+ * GET /api/user/notifications: a page, newest first, with the unread count. The page, the number
+ * of pages and the unread count are read in one snapshot (a read-only REPEATABLE READ
+ * transaction), so they agree while notifications arrive or are read.
+ */
+export function notificationsOf(db: Db, userId: string, page: number) {
+  return db.transaction((tx) => notificationPage(tx, userId, page), { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function notificationPage(tx: Tx, userId: string, page: number) {
+  const [total] = await tx.select({ n: count() }).from(notifications).where(eq(notifications.userId, userId));
+  const items = await tx
     .select(itemColumns)
     .from(notifications)
     .where(eq(notifications.userId, userId))
@@ -205,7 +213,7 @@ export async function notificationsOf(db: Db, userId: string, page: number) {
   return {
     items: items as NotificationItem[],
     totalPages: pageCount(Number(total?.n ?? 0), NOTIFICATION_PAGE_SIZE),
-    unread: await unreadCount(db, userId),
+    unread: await unreadCount(tx, userId),
   };
 }
 

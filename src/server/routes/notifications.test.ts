@@ -240,6 +240,31 @@ describe("GET /api/user/notifications and POST /api/user/notifications/read", ()
     expect((await h.me(alice.token)).unreadNotifications).toBe(2);
     expect(await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { all: true } })).toMatchObject({ status: 200, body: { unread: 0 } });
   });
+  test.skipIf(!onPostgres)("on Postgres, read while notifications are read and arrive, the page, its unread count and totalPages agree (one snapshot)", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    for (let i = 0; i < 10; i++) await h.signUp({ referralId: alice.myReferralId });
+    const ids = (await h.call("GET", "/api/user/notifications", { token: alice.token })).body.items.map((i: { _id: string }) => i._id) as string[];
+    const disagreements: string[] = [];
+    let busy = true;
+    const read = async () => {
+      while (busy) {
+        const page = (await h.call("GET", "/api/user/notifications", { token: alice.token })).body;
+        // Fewer than a page in all: the page holds them all, so its unread ones are the count.
+        const shownUnread = page.items.filter((i: { read: boolean }) => !i.read).length;
+        if (page.items.length < 20 && (shownUnread !== page.unread || page.totalPages !== 1)) disagreements.push(`${shownUnread} unread shown, unread: ${page.unread}`);
+      }
+    };
+    const readers = [read(), read()];
+    const arriving = (async () => {
+      for (let i = 0; i < 5; i++) await h.signUp({ referralId: alice.myReferralId });
+    })();
+    for (const id of ids) await h.call("POST", "/api/user/notifications/read", { token: alice.token, body: { ids: [id] } });
+    await arriving;
+    busy = false;
+    await Promise.all(readers);
+    expect(disagreements).toEqual([]);
+    expect((await h.call("GET", "/api/user/notifications", { token: alice.token })).body).toMatchObject({ unread: 5, totalPages: 1 });
+  });
 });
 
 describe("GET/PUT /api/user/notifications/settings", () => {
