@@ -62,12 +62,11 @@ test("migration 0008 keeps old deposits readable: network TRC20, the canonical I
     ]);
     // The typed text is kept as it was.
     expect(rows.map((r) => r.transaction_id)).toEqual(typed.map(([, text]) => text));
-    // From now on the database refuses a second live request for a transaction on a network.
-    const again = async () => db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
-      VALUES ('d8', 'u1', 100, 'TWallet', ${ID}, 'pending', 'TRC20', ${ID})`);
-    await expect(again()).rejects.toThrow();
-    await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
-      VALUES ('d9', 'u1', 100, '0x0', ${`0x${ID}`}, 'pending', 'BEP20', ${ID})`);
+    // From now on the database refuses a second live request for a transaction, on any network (migration 0018).
+    const again = async (id: string, network: string, typed: string) => db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash)
+      VALUES (${id}, 'u1', 100, 'TWallet', ${typed}, 'pending', ${network}, ${ID})`);
+    await expect(again("d8", "TRC20", ID)).rejects.toThrow();
+    await expect(again("d9", "BEP20", `0x${ID}`)).rejects.toThrow();
   } finally {
     await database.close();
   }
@@ -148,6 +147,71 @@ test("migration 0016: a transaction credited before verification under an ID wit
     const claim = () => inTransaction(db, (tx) => requestDeposit(tx, "u1", { address: sender, transactionId: ID, amount: 10_000n }));
     await expect(claim()).rejects.toMatchObject({ code: "duplicate_transaction" });
     expect(rowsOf(await db.execute(sql`SELECT id FROM transfers WHERE kind = 'deposit'`))).toEqual([]);
+    await expectLedgerInvariants(db);
+  } finally {
+    await database.close();
+  }
+});
+
+test("migration 0018: a transaction held by live requests on two networks stays with one of them, an accepted one first; a payout ID recorded twice stays with the first withdrawal", async () => {
+  const database = await openDatabase({});
+  try {
+    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("withdrawals_payout_tx_uq")));
+    expect(before).toBeGreaterThan(0);
+    await migrate(database, migrations.slice(0, before));
+    const { db } = database;
+    await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
+    // [id, network, status, minutes after the first]: ID claimed on both networks, OTHER too.
+    const rows: [string, string, string, number][] = [
+      ["d1", "BEP20", "pending", 1], // older, but d2 was accepted: d2 keeps ID
+      ["d2", "TRC20", "accepted", 2],
+      ["d3", "TRC20", "pending", 3], // the oldest live request for OTHER: keeps it
+      ["d4", "BEP20", "pending", 4],
+      ["d5", "BEP20", "declined", 5], // declined: keeps its ID, it holds nothing
+    ];
+    for (const [id, network, status, minute] of rows) {
+      const hash = id === "d1" || id === "d2" ? ID : OTHER;
+      const typed = network === "BEP20" ? `0x${hash}` : hash;
+      await db.execute(sql`INSERT INTO deposits (id, user_id, amount, address, transaction_id, status, network, tx_hash, next_check_at, created_at)
+        VALUES (${id}, 'u1', 10000, 'TWallet', ${typed}, ${status}, ${network}, ${hash}, ${status === "pending" ? sql`now()` : null}, now() - make_interval(mins => ${60 - minute}))`);
+    }
+    // One payout ID recorded on two withdrawals, the second decided later.
+    for (const [id, minute] of [["w1", 1], ["w2", 2]] as const) {
+      await db.execute(sql`INSERT INTO withdrawals (id, user_id, amount, fee, account_type, account_number, status, decided_at, payout_tx_hash)
+        VALUES (${id}, 'u1', 1000, 80, 'USDT TRC20', 'TWallet', 'accepted', now() - make_interval(mins => ${60 - minute}), ${OTHER.replace(/^0/, "f")})`);
+    }
+    await migrate(database);
+    const deposited = async () =>
+      rowsOf<{ id: string; status: string; tx_hash: string | null; checking: boolean }>(
+        await db.execute(sql`SELECT id, status, tx_hash, next_check_at IS NOT NULL AS checking FROM deposits ORDER BY id`),
+      ).map((r) => [r.id, r.status, r.tx_hash, r.checking]);
+    expect(await deposited()).toEqual([
+      ["d1", "pending", null, false],
+      ["d2", "accepted", ID, false],
+      ["d3", "pending", OTHER, true],
+      ["d4", "pending", null, false],
+      ["d5", "declined", OTHER, false],
+    ]);
+    const payouts = rowsOf<{ id: string; payout_tx_hash: string | null }>(await db.execute(sql`SELECT id, payout_tx_hash FROM withdrawals ORDER BY id`));
+    expect(payouts.map((r) => [r.id, r.payout_tx_hash])).toEqual([
+      ["w1", OTHER.replace(/^0/, "f")],
+      ["w2", null],
+    ]);
+
+    await inTransaction(db, async (tx) => {
+      for (const [id, kind] of [["external", "external"], ["system", "system"], ["u1", "user"]] as const) await createAccount(tx, id, kind);
+    });
+    const decide = (id: string, status: "accepted" | "declined") => inTransaction(db, (tx) => decideDeposit(tx, id, status, "admin"));
+    // The request that gave its ID up is refused while the other network's request holds the transaction, and credited once that is declined.
+    await expect(decide("d1", "accepted")).rejects.toMatchObject({ code: "duplicate_transaction" });
+    await expect(decide("d4", "accepted")).rejects.toMatchObject({ code: "duplicate_transaction" });
+    await decide("d3", "declined");
+    await decide("d4", "accepted");
+    expect((await deposited())[3]).toEqual(["d4", "accepted", OTHER, false]);
+    expect(rowsOf<{ request_id: string }>(await db.execute(sql`SELECT request_id FROM transfers WHERE kind = 'deposit'`)).map((r) => r.request_id)).toEqual(["d4"]);
+    // The index now refuses a second payout of one transaction.
+    const payAgain = async () => db.execute(sql`UPDATE withdrawals SET payout_tx_hash = ${OTHER.replace(/^0/, "f")} WHERE id = 'w2'`);
+    await expect(payAgain()).rejects.toThrow();
     await expectLedgerInvariants(db);
   } finally {
     await database.close();

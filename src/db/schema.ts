@@ -173,9 +173,10 @@ export const deposits = pgTable(
   (t) => [
     check("deposits_amount_positive", sql`${t.amount} > 0`),
     index("deposits_user_idx").on(t.userId, t.createdAt),
-    // A transaction counts once per network among the requests that are pending or accepted,
-    // whatever its spelling: the canonical form is the key. A declined request frees it.
-    uniqueIndex("deposits_live_tx_uq").on(t.network, t.txHash).where(sql`${t.status} <> 'declined'`),
+    // A transaction counts once among the requests that are pending or accepted, whatever its
+    // spelling and whatever the network it is claimed on: the canonical form (the same 64 hex for
+    // TRC20 and BEP20) is the key. A declined request frees it.
+    uniqueIndex("deposits_live_tx_uq").on(t.txHash).where(sql`${t.status} <> 'declined'`),
     // The chain watcher's queue: pending requests due for a look, soonest first.
     index("deposits_check_due_idx").on(t.nextCheckAt).where(sql`${t.status} = 'pending' AND ${t.nextCheckAt} IS NOT NULL`),
     index("deposits_status_created_idx").on(t.status, t.createdAt),
@@ -206,6 +207,8 @@ export const withdrawals = pgTable(
     index("withdrawals_user_idx").on(t.userId, t.createdAt),
     index("withdrawals_status_created_idx").on(t.status, t.createdAt),
     index("withdrawals_created_idx").on(t.createdAt),
+    // One payout transaction, one withdrawal (canonical form, whatever the network).
+    uniqueIndex("withdrawals_payout_tx_uq").on(t.payoutTxHash).where(sql`${t.payoutTxHash} IS NOT NULL`),
   ],
 );
 

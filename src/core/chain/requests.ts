@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { deposits, withdrawals } from "../../db/schema";
 import { DEFAULT_NETWORK, type Network, networkOfMethod, readTransactionId } from "../../shared/chain";
@@ -13,8 +13,44 @@ import { readAddress } from "./addresses";
  * ID of a withdrawal, and the columns the admin's list shows.
  */
 
-/** The unique index that keeps one live request per (network, canonical transaction ID). */
+/** The unique index that keeps one live request per canonical transaction ID, whatever the network. */
 export const LIVE_TX_INDEX = "deposits_live_tx_uq";
+
+/** The unique index that keeps a payout's canonical transaction ID on one withdrawal. */
+export const PAYOUT_TX_INDEX = "withdrawals_payout_tx_uq";
+
+/** An advisory lock's first key (the second is taken from the transaction ID): an arbitrary number. */
+const TX_HASH_LOCK = 740_123_019;
+
+/**
+ * Until this transaction ends, no other one checks or claims this canonical transaction ID, as a
+ * deposit or as a payout: the two live in different tables, so no unique index can settle a
+ * deposit and a payout racing with the same ID. Keyed on the ID's first 32 bits.
+ */
+async function lockTxHash(tx: Tx, txHash: string): Promise<void> {
+  const key = Number.parseInt(txHash.slice(0, 8), 16) | 0;
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${TX_HASH_LOCK}::int, ${key}::int)`);
+}
+
+/** Whether a withdrawal's payout is this transaction (`except`: that withdrawal does not count). */
+async function isPayout(tx: Tx, txHash: string, except?: string): Promise<boolean> {
+  const [payout] = await tx
+    .select({ id: withdrawals.id })
+    .from(withdrawals)
+    .where(except === undefined ? eq(withdrawals.payoutTxHash, txHash) : and(eq(withdrawals.payoutTxHash, txHash), ne(withdrawals.id, except)))
+    .limit(1);
+  return payout !== undefined;
+}
+
+/** Whether a pending or accepted deposit request has this transaction, on any network. */
+async function isLiveDeposit(tx: Tx, txHash: string): Promise<boolean> {
+  const [clash] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(and(eq(deposits.txHash, txHash), sql`${deposits.status} <> 'declined'`))
+    .limit(1);
+  return clash !== undefined;
+}
 
 export interface DepositInput {
   network?: Network;
@@ -45,13 +81,15 @@ export function depositRow(input: DepositInput, checkOnChain: boolean) {
   };
 }
 
-/** Whether a pending or accepted request already has this transaction on this network. */
-export async function liveDepositClash(tx: Tx, row: { network: Network; txHash: string }): Promise<boolean> {
-  const [clash] = await tx
-    .select({ id: deposits.id })
-    .from(deposits)
-    .where(and(eq(deposits.network, row.network), eq(deposits.txHash, row.txHash), sql`${deposits.status} <> 'declined'`));
-  return clash !== undefined;
+/**
+ * Whether a new deposit request's transaction is taken: a pending or accepted request has it, on
+ * any network (TRC20 and BEP20 IDs share the canonical form: the same 32 bytes are one
+ * transaction), or it is a withdrawal's payout (the platform's own payment, shown to the member).
+ * Holds the ID's lock until the transaction ends, so that a payout cannot take it meanwhile.
+ */
+export async function liveDepositClash(tx: Tx, row: { txHash: string }): Promise<boolean> {
+  await lockTxHash(tx, row.txHash);
+  return (await isLiveDeposit(tx, row.txHash)) || (await isPayout(tx, row.txHash));
 }
 
 /**
@@ -60,17 +98,22 @@ export async function liveDepositClash(tx: Tx, row: { network: Network; txHash: 
  * (migration 0016: NFKC, every space and invisible character dropped, lower case, no 0x), in the
  * same transaction as the credit: the unique index of live requests then refuses it
  * (`duplicate_transaction`) while another pending or accepted request holds that transaction.
- * Migrations 0008 and 0016 gave the canonical ID to one live request per transaction (an
+ * Migrations 0008, 0016 and 0018 gave the canonical ID to one live request per transaction (an
  * accepted one first) and left the others without one; without this, an admin could accept each
- * of them, one transaction credited once per spelling. Text that names no transaction stays as
- * it is: the admin's judgment.
+ * of them, one transaction credited once per spelling (or per network). Text that names no
+ * transaction stays as it is: the admin's judgment. Either way, a deposit whose transaction is a
+ * withdrawal's payout (a request from before payouts were checked) is refused too.
  */
 export async function adoptTypedTxHash(tx: Tx, depositId: string): Promise<void> {
   const [row] = await tx
     .select({ named: sql<string | null>`typed_tx_hash(${deposits.transactionId})`, txHash: deposits.txHash })
     .from(deposits)
     .where(eq(deposits.id, depositId));
-  if (!row || row.txHash !== null || row.named === null) return;
+  const hash = row?.txHash ?? row?.named ?? null;
+  if (!row || hash === null) return;
+  await lockTxHash(tx, hash);
+  if (await isPayout(tx, hash)) return refuse("duplicate_transaction");
+  if (row.txHash !== null) return;
   try {
     await tx.update(deposits).set({ txHash: row.named }).where(eq(deposits.id, depositId));
   } catch (error) {
@@ -82,14 +125,23 @@ export async function adoptTypedTxHash(tx: Tx, depositId: string): Promise<void>
 /**
  * Records the payout's transaction ID on a withdrawal being accepted: checked against the
  * withdrawal's own network (src/shared/chain.ts), kept in canonical form. Answers it as the
- * network writes it, for the audit record.
+ * network writes it, for the audit record. Refused (`duplicate_transaction`) when another
+ * withdrawal's payout or a pending or accepted deposit request has that transaction, on any
+ * network; the unique index of payouts settles two decisions racing with it.
  */
 export async function recordPayout(tx: Tx, withdrawalId: string, text: string): Promise<string> {
   const [row] = await tx.select({ method: withdrawals.accountType }).from(withdrawals).where(eq(withdrawals.id, withdrawalId));
   if (!row) return refuse("request_not_found");
   const id = readTransactionId(networkOfMethod(row.method), text);
   if ("problem" in id) return refuse("validation", id.problem.replace("The transaction ID", "The payout transaction ID"));
-  await tx.update(withdrawals).set({ payoutTxHash: id.canonical }).where(eq(withdrawals.id, withdrawalId));
+  await lockTxHash(tx, id.canonical);
+  if ((await isPayout(tx, id.canonical, withdrawalId)) || (await isLiveDeposit(tx, id.canonical))) return refuse("duplicate_transaction");
+  try {
+    await tx.update(withdrawals).set({ payoutTxHash: id.canonical }).where(eq(withdrawals.id, withdrawalId));
+  } catch (error) {
+    if (isUniqueViolation(error, PAYOUT_TX_INDEX)) return refuse("duplicate_transaction");
+    throw error;
+  }
   return id.display;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { transfers } from "../../db/schema";
-import { randomTronAddress, randomTxId, TRON_SENDER } from "../../testing/chainIds";
+import { randomBep20Address, randomTronAddress, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 import { withHarness, type Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
@@ -89,6 +89,42 @@ describe("POST /api/user/deposit transaction IDs", () => {
       status: 400,
       body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" },
     });
+  });
+});
+
+describe("POST /api/user/deposit: one transaction, whatever the network", () => {
+  const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" } };
+
+  test("the same hash claimed as a TRC20 ID and as a BEP20 ID (0x) is one transaction: the second claim is refused, and it is credited once", async () => {
+    const alice = await h.signUp();
+    const bob = await h.signUp();
+    const hash = txId();
+    const first = await h.deposit(alice.token, 100, { network: "TRC20", transactionId: hash });
+    expect(await submit(bob.token, { network: "BEP20", address: randomBep20Address(), transactionId: `0x${hash.toUpperCase()}`, amount: 100 })).toMatchObject(duplicate);
+    // And the other way round.
+    const other = txId();
+    await h.deposit(bob.token, 100, { network: "BEP20", address: randomBep20Address(), transactionId: `0x${other}` });
+    expect(await submit(alice.token, { network: "TRC20", address: TRON_SENDER, transactionId: other, amount: 100 })).toMatchObject(duplicate);
+    // Accepted, it still holds the transaction on every network; declined, it frees it.
+    expect((await h.decide("deposits", first, "accepted")).status).toBe(200);
+    expect(await submit(bob.token, { network: "BEP20", address: randomBep20Address(), transactionId: `0x${hash}`, amount: 100 })).toMatchObject(duplicate);
+    expect((await h.me(alice.token)).balance + (await h.me(bob.token)).balance).toBe(100);
+    const [pending] = (await h.call("GET", `/api/admin/deposits?status=pending&search=${encodeURIComponent(bob.email)}`, { token: h.adminToken })).body;
+    expect((await h.decide("deposits", pending._id, "declined")).status).toBe(200);
+    expect((await submit(alice.token, { network: "TRC20", address: TRON_SENDER, transactionId: other, amount: 100 })).status).toBe(201);
+    await h.checkLedger();
+  });
+
+  test("a withdrawal's payout transaction, shown to the member, cannot be claimed as a deposit, on either network", async () => {
+    const member = await h.signUp();
+    await h.fund(member.token, 50);
+    const withdrawal = await h.withdraw(member.token, 50, { accountNumber: randomTronAddress() });
+    const payout = txId();
+    expect((await h.call("PUT", `/api/admin/withdrawals/${withdrawal}`, { token: h.adminToken, body: { status: "accepted", transactionId: payout } })).status).toBe(200);
+    expect(await submit(member.token, { address: TRON_SENDER, transactionId: payout, amount: 46 })).toMatchObject(duplicate);
+    expect(await submit(member.token, { network: "BEP20", address: randomBep20Address(), transactionId: `0x${payout}`, amount: 46 })).toMatchObject(duplicate);
+    expect((await h.me(member.token)).balance).toBe(0);
+    await h.checkLedger();
   });
 });
 

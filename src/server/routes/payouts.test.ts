@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { MSG } from "../../shared/messages";
-import { randomTxId } from "../../testing/chainIds";
+import { randomBep20Address, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 import type { Harness } from "../../testing/harness";
 import { useMoneyHarness } from "../../testing/useHarness";
 
@@ -71,5 +71,35 @@ describe("the payout's transaction ID of an accepted withdrawal", () => {
     expect(await listed(onTron)).toMatchObject({ status: "pending", payoutTransactionId: null });
     expect(await listed(onBsc)).toMatchObject({ status: "pending" });
     expect((await h.me(member.token)).balance).toBe(100);
+  });
+
+  test("one payout transaction, one withdrawal: an ID recorded on another withdrawal, or held by a pending or accepted deposit, on either network, is refused and nothing is decided", async () => {
+    const duplicate = { status: 400, body: { msg: "This transaction ID has already been submitted.", code: "duplicate_transaction" } };
+    const member = await h.signUp();
+    const other = await h.signUp();
+    await h.fund(member.token, 100);
+    await h.fund(other.token, 100);
+    const first = await h.withdraw(member.token, 50, { accountType: "USDT TRC20" });
+    const onTron = await h.withdraw(other.token, 20, { accountType: "USDT TRC20" });
+    const onBsc = await h.withdraw(other.token, 20, { accountType: "USDT BEP20" });
+    const payout = randomTxId();
+    expect((await decide("withdrawals", first, { status: "accepted", transactionId: payout })).status).toBe(200);
+    expect(await decide("withdrawals", onTron, { status: "accepted", transactionId: payout.toUpperCase() })).toMatchObject(duplicate);
+    expect(await decide("withdrawals", onBsc, { status: "accepted", transactionId: `0x${payout}` })).toMatchObject(duplicate);
+    // A member's deposit claims a transaction (pending, then accepted): it is no payout of ours.
+    const claimed = randomTxId();
+    const deposit = await h.deposit(member.token, 5, { network: "BEP20", address: randomBep20Address(), transactionId: `0x${claimed}` });
+    expect(await decide("withdrawals", onTron, { status: "accepted", transactionId: claimed })).toMatchObject(duplicate);
+    expect((await h.decide("deposits", deposit, "accepted")).status).toBe(200);
+    expect(await decide("withdrawals", onBsc, { status: "accepted", transactionId: `0x${claimed}` })).toMatchObject(duplicate);
+    expect(await listed(onTron)).toMatchObject({ status: "pending", payoutTransactionId: null });
+    expect(await listed(onBsc)).toMatchObject({ status: "pending", payoutTransactionId: null });
+    expect((await h.me(other.token)).balance).toBe(100); // the two still held, not paid out
+    // A declined deposit frees its transaction.
+    const freed = randomTxId();
+    expect((await h.decide("deposits", await h.deposit(other.token, 5, { address: TRON_SENDER, transactionId: freed }), "declined")).status).toBe(200);
+    expect((await decide("withdrawals", onTron, { status: "accepted", transactionId: freed })).status).toBe(200);
+    expect(await listed(onTron)).toMatchObject({ status: "accepted", payoutTransactionId: freed });
+    await h.checkLedger();
   });
 });
