@@ -1,5 +1,5 @@
 import { startOfDay } from "../shared/days";
-import { and, desc, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
 import type { StatementKind } from "../shared/contract";
@@ -16,8 +16,10 @@ const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
 
 /**
  * The direct partners of `of` (the caller when absent), newest first, each with their own team
- * size, their own direct partners and their highest active level in each program. `of` must be
- * the caller or someone of the caller's team, at any depth, and not deleted; anyone else answers
+ * size, their own direct partners and their highest active level in each program. Partners who
+ * left (deleted by an admin) stay on the list, marked `deleted`: their own partners are still in
+ * the caller's team and counted in its size, and their branch can be opened like any other.
+ * `of` must be the caller or someone of the caller's team, at any depth; anyone else answers
  * partner_not_found, exactly like an unknown id, so no one learns about other members' teams.
  *
  * Counts come from team_counts (direct partners) and team_sums (whole teams, teams.ts), both kept
@@ -50,6 +52,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
       id: users.id,
       name: users.name,
       joinedAt: users.createdAt,
+      deleted: sql<boolean>`(${users.deletedAt} IS NOT NULL)`,
       partners: teamSize(users),
       directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`,
       level3p: highestActive("3p"),
@@ -57,7 +60,7 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     })
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
-    .where(and(eq(users.referrerId, listed), isNull(users.deletedAt), cursor))
+    .where(and(eq(users.referrerId, listed), cursor))
     .orderBy(desc(users.createdAt), desc(users.id))
     // One more than a page: whether another page follows, told by the rows themselves.
     .limit(STATEMENT_PAGE_SIZE + 1)
@@ -79,7 +82,8 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
 }
 
 /**
- * Whether `memberId` is `leaderId` or below them in the referral tree, and not deleted.
+ * Whether `memberId` is `leaderId` or below them in the referral tree (deleted or not: a partner
+ * who left keeps their place, and their partners stay in the team).
  *
  * One statement that climbs from the member chain by chain (docs/rules.md#chains), the way the
  * receiver search does: on a chain the users at or above an entry depth are exactly the
@@ -88,14 +92,14 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
  * depth, so it costs one step per chain crossed, at most log1.5(users) (about 28 among 100,000)
  * and usually a few, whatever the depths. A plain walk from referrer to referrer would cost the
  * depth difference, 10,000 steps in a line 10,000 deep. Deleted users in between are walked
- * through (they keep their place in the tree); a deleted member is refused.
+ * through (they keep their place in the tree).
  */
 export async function isInTeamOf(db: Db, leaderId: string, memberId: string): Promise<boolean> {
   const [row] = rowsOf<{ inside: boolean }>(
     await db.execute(sql`
       WITH RECURSIVE leader AS (SELECT chain_id, depth FROM users WHERE id = ${leaderId}),
       up(chain_id, depth) AS (
-        SELECT m.chain_id, m.depth FROM users m WHERE m.id = ${memberId} AND m.deleted_at IS NULL
+        SELECT m.chain_id, m.depth FROM users m WHERE m.id = ${memberId}
         UNION ALL
         SELECT p.chain_id, p.depth
         FROM up

@@ -16,7 +16,7 @@ const get = (user: { token: string }, path: string) => h.call("GET", `/api/user/
 const entries = (body: any) =>
   body.transactions.map((t: any) => [t.kind, t.amount, t.counterparty?.name ?? null, t.balanceAfter, t.program, t.level]);
 
-test("GET /api/user/partners lists direct partners newest first with their team sizes, without deleted users", async () => {
+test("GET /api/user/partners lists direct partners newest first with their team sizes; one who left is listed, marked deleted, their team still counted", async () => {
   const user = await m.member(undefined, 0);
   const a = await m.member(user, 0, "A");
   const b = await m.member(user, 0, "B");
@@ -25,22 +25,26 @@ test("GET /api/user/partners lists direct partners newest first with their team 
   const a1 = await m.member(a, 0);
   await m.member(a, 0);
   await m.member(a1, 0);
+  await m.member(d, 0);
   expect((await h.call("DELETE", `/api/admin/users/${d.id}`, { token: h.adminToken })).status).toBe(200);
 
   const res = await get(user, "partners");
   expect(res.status).toBe(200);
-  expect({ ...res.body, partners: res.body.partners.map((p: any) => [p._id, p.name, p.partners]) }).toEqual({
+  expect({ ...res.body, partners: res.body.partners.map((p: any) => [p._id, p.name, p.partners, p.deleted]) }).toEqual({
     partners: [
-      [c.id, "C", 0],
-      [b.id, "B", 0],
-      [a.id, "A", 3],
+      [d.id, "D", 1, true],
+      [c.id, "C", 0, false],
+      [b.id, "B", 0, false],
+      [a.id, "A", 3, false],
     ],
     page: 1,
     totalPages: 1,
     hasMore: false,
+    // D no longer counts; D's partner does, and is reached through D's branch.
     directPartners: 3,
-    totalPartners: 6,
+    totalPartners: 7,
   });
+  expect((await get(user, `partners?of=${d.id}`)).body).toMatchObject({ partners: [{ deleted: false }], directPartners: 1, totalPartners: 1 });
   expect(Number.isNaN(Date.parse(res.body.partners[0].joinedAt))).toBe(false);
 });
 
@@ -56,7 +60,7 @@ test("GET /api/user/partners pages by 20", async () => {
   expect((await get(user, "partners?page=0")).status).toBe(400);
 });
 
-test("GET /api/user/partners?after= pages from the last partner seen: partners who join or leave between two pages are neither missed nor repeated", async () => {
+test("GET /api/user/partners?after= pages from the last partner seen: partners who join between two pages are not repeated, and one who leaves stays in place", async () => {
   const user = await m.member(undefined, 0);
   const joined = [];
   for (let i = 0; i < 22; i++) joined.push((await m.member(user, 0)).id);
@@ -64,16 +68,15 @@ test("GET /api/user/partners?after= pages from the last partner seen: partners w
   const lastSeen = first.partners.at(-1)._id;
   expect(lastSeen).toBe(joined[2]);
   const second = async () => (await get(user, `partners?page=2&after=${lastSeen}`)).body;
-  // A partner of the first page is deleted: by offset, the second page starts one row late and
-  // misses joined[1]; after the last one seen, it is exactly the rest.
+  // A partner of the first page leaves: still listed (marked deleted), so nothing moves.
   expect((await h.call("DELETE", `/api/admin/users/${joined[10]}`, { token: h.adminToken })).status).toBe(200);
-  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[0]]);
+  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[1], joined[0]]);
   expect((await second()).partners.map((p: any) => p._id)).toEqual([joined[1], joined[0]]);
   expect((await second()).page).toBe(2);
-  // Two more join (one more than left): by offset, the second page repeats the first's last row; after it, nothing is repeated.
+  // Two more join: by offset, the second page repeats the first's last two rows; after it, nothing is repeated.
   await m.member(user, 0);
   await m.member(user, 0);
-  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[2], joined[1], joined[0]]);
+  expect((await get(user, "partners?page=2")).body.partners.map((p: any) => p._id)).toEqual([joined[3], joined[2], joined[1], joined[0]]);
   expect((await second()).partners.map((p: any) => p._id)).toEqual([joined[1], joined[0]]);
   // A deleted partner still marks its place.
   expect((await get(user, `partners?page=2&after=${joined[10]}`)).body.partners.map((p: any) => p._id)).toEqual(joined.slice(0, 10).reverse());
@@ -439,9 +442,11 @@ test("GET /api/user/partners?of= opens a branch of the caller's team at any dept
   // The top of the tree sees everyone below.
   expect((await of(top, line[12]!.id)).body.partners.map((p: any) => p.name)).toEqual(["S12.2", "S12.1", "S12.0"]);
 
-  // Outside the caller's team, deleted, unknown: one answer, which tells nothing.
+  // A partner who left keeps their branch: their partners are still in the team.
+  expect((await of(user, gone.id)).body).toMatchObject({ partners: [{ deleted: false }], directPartners: 1 });
+  // Outside the caller's team, unknown: one answer, which tells nothing.
   const refused = { msg: "Partner not found.", code: "partner_not_found" };
-  for (const id of [top.id, sibling.id, outsider.id, outsiderPartner.id, gone.id, "no-such-user", h.adminReferralId]) {
+  for (const id of [top.id, sibling.id, outsider.id, outsiderPartner.id, "no-such-user", h.adminReferralId]) {
     expect(await of(user, id)).toMatchObject({ status: 404, body: refused });
   }
   // The member deep down cannot look up.

@@ -52,6 +52,8 @@ export const matrix = z.object({
 export const partner = entity({
   name: z.string(),
   joinedAt: timestamp,
+  /** Left the platform (deleted by an admin): listed still, since their own partners stay in the team. */
+  deleted: z.boolean(),
   /** That partner's own team size. */
   partners: z.int(),
   /** Their own direct partners: a branch to open when more than 0. */

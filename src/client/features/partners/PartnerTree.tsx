@@ -54,7 +54,12 @@ function PartnerNode({ partner }: { partner: Partner }) {
             {partner.name}
           </span>
         )}
-        <PartnerLevels levels={partner.levels} />
+        {partner.deleted ? (
+          // Their levels receive nothing any more; their partners are still the caller's team.
+          <span className="whitespace-nowrap text-sm text-fg-soft">Left the platform</span>
+        ) : (
+          <PartnerLevels levels={partner.levels} />
+        )}
         <span className="text-sm tabular-nums text-fg-soft">Team: {partner.partners}</span>
         <span className="muted ml-auto text-xs">
           Joined <DateTime value={partner.joinedAt} />

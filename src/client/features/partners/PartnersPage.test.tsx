@@ -16,6 +16,7 @@ const partner = (id: string, name: string, fields: Partial<Partner> = {}): Partn
   id,
   name,
   joinedAt: new Date("2026-02-01T10:00:00.000Z"),
+  deleted: false,
   partners: 0,
   directPartners: 0,
   levels: { "3p": 0, "6p": 0 },
@@ -118,6 +119,23 @@ test("'Load more' follows the server's hasMore, not the page count: partners who
   fireEvent.click(screen.getByRole("button", { name: /^Load more/ }));
   expect(await screen.findByText("Barbara")).toBeTruthy();
   await waitFor(() => expect(screen.queryByRole("button", { name: /^Load more/ })).toBeNull());
+});
+
+test("a partner who left the platform is listed as such, without levels, and their branch still opens", async () => {
+  const left = partner("p-left", "Margaret", { deleted: true, partners: 1, directPartners: 1, levels: { "3p": 3, "6p": 0 } });
+  serveFetch((r) => {
+    const url = new URL(r.url);
+    if (url.pathname === "/api/auth") return json(wireMe(me));
+    if (url.searchParams.get("of") === "p-left") return json(wirePage([ken]));
+    return json(wirePage([left, alan]));
+  });
+  renderClient(<PartnersPage />, { me });
+  const toggle = await screen.findByRole("button", { name: /Margaret/ });
+  expect(within(row("Margaret")).getByText("Left the platform")).toBeTruthy();
+  expect(within(row("Margaret")).queryByTestId("partner-levels")).toBeNull();
+  expect(within(row("Alan Turing")).queryByText("Left the platform")).toBeNull();
+  fireEvent.click(toggle);
+  expect(within(await screen.findByRole("list", { name: "Partners of Margaret" })).getByText("Ken")).toBeTruthy();
 });
 
 test("the disclosure button works from the keyboard: it is a real button that takes focus", async () => {
