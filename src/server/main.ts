@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Hono } from "hono";
 import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
@@ -16,6 +17,28 @@ import { serverFetch } from "./web/pageCache";
  * processes (default: one per CPU) serve the port under this one (src/server/cluster.ts).
  */
 export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
+  try {
+    await start(web);
+  } catch (error) {
+    // One line with the reason, not an uncaught exception's stack trace.
+    console.error(`The server did not start: ${startFailure(error)}`);
+    process.exit(1);
+  }
+}
+
+/**
+ * Why a start failed, on one line. A failed query of drizzle's (DrizzleQueryError: "Failed query:
+ * <the statement>") says the real reason in its cause (the database does not exist, the role does
+ * not exist, the connection was refused).
+ */
+export function startFailure(error: unknown): string {
+  let reason = error;
+  if (error instanceof DrizzleQueryError && error.cause) reason = error.cause;
+  const text = reason instanceof Error ? reason.message || String((reason as { code?: unknown }).code ?? reason.name) : String(reason);
+  return text.replace(/\s+/g, " ").trim();
+}
+
+async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
   if (process.argv.includes("--help")) {
     console.log("Usage: start the server. Configuration comes from the environment:\n");
     for (const [name, meaning, fallback] of CONFIG_HELP) console.log(`  ${name.padEnd(24)} ${meaning} [default: ${fallback}]`);
@@ -25,10 +48,9 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
     process.exit(0);
   }
 
-  const config = loadConfig();
   if (process.argv.includes(RESET_ADMIN_FLAG)) {
     try {
-      await resetAdminFromMachine(config, { disableTwoFactor: process.argv.includes(DISABLE_2FA_FLAG) });
+      await resetAdminFromMachine(loadConfig(), { disableTwoFactor: process.argv.includes(DISABLE_2FA_FLAG) });
       process.exit(0);
     } catch (error) {
       console.error(`The admin password was not reset: ${error instanceof Error ? error.message : String(error)}`);
@@ -36,6 +58,7 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
     }
   }
 
+  const config = loadConfig();
   const workers = workerCount(process.env, config.databaseUrl);
   if (workers > 1 && !isWorker()) return supervise(config, workers);
   if (isWorker()) endWithSupervisor();

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TEST_DATABASE_URL } from "../testing/db";
+
+/**
+ * A server that cannot start says why on one line, `The server did not start: <reason>`, and ends
+ * with code 1: no uncaught exception and its stack trace.
+ */
+
+const ROOT = join(import.meta.dir, "../..");
+const scratch = mkdtempSync(join(tmpdir(), "matrix-startup-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The server's environment: `extra` over the shell's, without the variables of the shell that would change it. */
+function envFor(extra: Record<string, string>) {
+  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: "", DATA_DIR: join(scratch, crypto.randomUUID()), ...extra };
+  for (const name of ["JWT_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "PORT", "WORKERS", "ADMIN_REQUIRE_2FA", "CORS_ORIGINS"]) if (!(name in extra)) delete env[name];
+  return env;
+}
+
+function startServer(extra: Record<string, string>, args: string[] = []) {
+  const done = Bun.spawnSync(["bun", "src/server/index.ts", ...args], { cwd: ROOT, env: envFor(extra), stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+  return { code: done.exitCode, out: done.stdout.toString(), err: done.stderr.toString() };
+}
+
+/** Its stderr is one line, `The server did not start: ...` containing `reason`, and it ended with code 1. */
+function refused(started: ReturnType<typeof startServer>, reason: string) {
+  expect(started.err.trimEnd().split("\n")).toEqual([expect.stringContaining(`The server did not start: ${reason}`)]);
+  expect(started.code).toBe(1);
+  expect(started.out).not.toContain("Listening on");
+}
+
+describe("a start that fails says why on one line and ends with code 1", () => {
+  test("bad configuration", () => {
+    refused(startServer({ PORT: "abc" }), "PORT must be a port number, got abc");
+  }, 60_000);
+
+  test("a database that refuses the connection, or a DATABASE_URL that is no URL", () => {
+    const closed = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+    const port = closed.port;
+    closed.stop(true);
+    refused(startServer({ PORT: "0", DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres`, WORKERS: "1" }), `connect ECONNREFUSED 127.0.0.1:${port}`);
+    refused(startServer({ PORT: "0", DATABASE_URL: "not a url", WORKERS: "1" }), "Invalid URL");
+  }, 60_000);
+
+  test.skipIf(!TEST_DATABASE_URL)("a database that does not exist, and a role that does not exist (Postgres; the supervisor too)", () => {
+    const url = new URL(TEST_DATABASE_URL!);
+    url.pathname = "/no_such_db_xyz";
+    for (const WORKERS of ["1", "2"]) refused(startServer({ PORT: "0", DATABASE_URL: url.toString(), WORKERS }), 'database "no_such_db_xyz" does not exist');
+    const role = new URL(TEST_DATABASE_URL!);
+    role.username = "no_such_role_xyz";
+    refused(startServer({ PORT: "0", DATABASE_URL: role.toString(), WORKERS: "1" }), 'role "no_such_role_xyz" does not exist');
+  }, 60_000);
+});
