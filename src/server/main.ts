@@ -62,6 +62,9 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
   const workers = workerCount(process.env, config.databaseUrl);
   if (workers > 1 && !isWorker()) return supervise(config, workers);
   if (isWorker()) endWithSupervisor();
+  // Before the database is touched: a first start that then could not listen would have created
+  // the admin, and its one-time password would never be printed. (Workers share the port.)
+  else await refuseTakenPort(config.port);
 
   const { deps, database, createdAdmin } = await prepare(config);
   const watcher = startChainWatcher(deps);

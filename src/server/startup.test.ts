@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_DATABASE_URL } from "../testing/db";
+import { freePort } from "../testing/serverProcesses";
 
 /**
  * A server that cannot start says why on one line, `The server did not start: <reason>`, and ends
@@ -52,5 +53,17 @@ describe("a start that fails says why on one line and ends with code 1", () => {
     const role = new URL(TEST_DATABASE_URL!);
     role.username = "no_such_role_xyz";
     refused(startServer({ PORT: "0", DATABASE_URL: role.toString(), WORKERS: "1" }), 'role "no_such_role_xyz" does not exist');
+  }, 60_000);
+
+  test("a port another server holds: refused before the database is touched, so a first start does not create the admin whose password it could not print", async () => {
+    const other = Bun.serve({ port: await freePort(), fetch: () => new Response("the other server") });
+    try {
+      const dataDir = join(scratch, "never-made");
+      refused(startServer({ PORT: String(other.port), DATA_DIR: dataDir }), `port ${other.port} is in use`);
+      // Before: the database was made and the admin created, then Bun.serve threw.
+      expect(existsSync(dataDir)).toBe(false);
+    } finally {
+      await other.stop(true);
+    }
   }, 60_000);
 });
