@@ -12,3 +12,13 @@ test("ADMIN_GIFT_MAX is read in dollars into cents: 10,000 when unset, 0.01 to 1
   }
   expect(CONFIG_HELP.find(([name]) => name === "ADMIN_GIFT_MAX")?.[2]).toBe("10000");
 });
+
+test("ADMIN_REQUIRE_2FA: 1/true/yes/on turn it on and 0/false/no/off off, in any case; unset or empty is off; anything else stops the start", () => {
+  for (const on of ["1", "true", "TRUE", "yes", "Yes", "on", "ON", " on "]) expect(loadConfig({ ADMIN_REQUIRE_2FA: on }).adminRequire2fa).toBe(true);
+  for (const off of ["0", "false", "False", "no", "NO", "off", "Off", "", " "]) expect(loadConfig({ ADMIN_REQUIRE_2FA: off }).adminRequire2fa).toBe(false);
+  expect(loadConfig({}).adminRequire2fa).toBe(false);
+  // Before: "yes" and "on" silently meant off.
+  for (const bad of ["y", "enabled", "2", "ture"]) {
+    expect(() => loadConfig({ ADMIN_REQUIRE_2FA: bad })).toThrow(`ADMIN_REQUIRE_2FA must be 1, true, yes or on (or 0, false, no, off), got ${bad}`);
+  }
+});

@@ -51,7 +51,7 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["TRUST_PROXY", "n: behind n proxies of yours, each adding to X-Forwarded-For; the caller's address is the n-th hop from its end", "0 (the socket's address)"],
   ["SIGNUP_LIMIT", "sign-ups per source address per hour; 0 turns the limit off", "20"],
   ["LOGIN_CHECKS_PER_SOURCE", "logins checked at once from one source address (per server process), then 429 busy; 0 turns the cap off", "2"],
-  ["ADMIN_REQUIRE_2FA", "1: admins must turn on two-factor authentication before anything else", "0"],
+  ["ADMIN_REQUIRE_2FA", "1 (or true, yes, on): admins must turn on two-factor authentication before anything else", "0"],
   ["ADMIN_GIFT_MAX", "largest single gift an admin may send from system funds, in USDT (0.01 to 1,000,000)", formatAmount(ADMIN_GIFT_MAX_DEFAULT)],
   ...CHAIN_CONFIG_HELP,
 ];
@@ -59,7 +59,14 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
 /** `--reset-admin-password`: prints a new admin password (or sets ADMIN_PASSWORD) and signs the admin out everywhere. */
 export const RESET_ADMIN_FLAG = "--reset-admin-password";
 
-const flag = (value: string | undefined) => value === "1" || value?.toLowerCase() === "true";
+/** A yes-or-no variable: 1/true/yes/on or 0/false/no/off, in any case; unset or empty is `fallback`; anything else stops the start. */
+function flag(name: string, value: string | undefined, fallback = false): boolean {
+  const text = value?.trim().toLowerCase();
+  if (!text) return fallback;
+  if (["1", "true", "yes", "on"].includes(text)) return true;
+  if (["0", "false", "no", "off"].includes(text)) return false;
+  throw new Error(`${name} must be 1, true, yes or on (or 0, false, no, off), got ${value}`);
+}
 
 /** TRUST_PROXY: a number of proxies; "true" (as a flag) is one, "false" none. */
 function proxyCount(value: string | undefined): number {
@@ -108,7 +115,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimit: 64 * 1024,
     trustProxy: proxyCount(env.TRUST_PROXY),
     signupLimit: wholeNumber("SIGNUP_LIMIT", env.SIGNUP_LIMIT, 20),
-    adminRequire2fa: flag(env.ADMIN_REQUIRE_2FA),
+    adminRequire2fa: flag("ADMIN_REQUIRE_2FA", env.ADMIN_REQUIRE_2FA),
     adminGiftMax: dollars("ADMIN_GIFT_MAX", env.ADMIN_GIFT_MAX, ADMIN_GIFT_MAX_DEFAULT),
     // argon2 is CPU and memory bound: two at a time per core keeps the cores busy, a bounded
     // queue behind them keeps a burst from making every sign-in wait.
