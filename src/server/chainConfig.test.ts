@@ -14,8 +14,8 @@ test("with nothing set, no network is verified on chain: demo addresses (no wall
   expect(chain.networks.BEP20).toEqual({ network: "BEP20", depositAddress: DEMO_BEP20_ADDRESS, confirmations: 15, decimals: 18 });
   expect(chain.pollSeconds).toBe(15);
   // DEPOSIT_WALLET_ADDRESS still names the TRC20 address shown, when TRC20_DEPOSIT_ADDRESS does not.
-  expect(loadConfig({ DEPOSIT_WALLET_ADDRESS: "TOld" })).toMatchObject({ depositWalletAddress: "TOld", chain: { networks: { TRC20: { depositAddress: "TOld" } } } });
-  expect(loadConfig({ DEPOSIT_WALLET_ADDRESS: "TOld", TRC20_DEPOSIT_ADDRESS: TRON_OURS }).depositWalletAddress).toBe(TRON_OURS);
+  expect(loadConfig({ DEPOSIT_WALLET_ADDRESS: TRON_USDT })).toMatchObject({ depositWalletAddress: TRON_USDT, chain: { networks: { TRC20: { depositAddress: TRON_USDT } } } });
+  expect(loadConfig({ DEPOSIT_WALLET_ADDRESS: TRON_USDT, TRC20_DEPOSIT_ADDRESS: TRON_OURS }).depositWalletAddress).toBe(TRON_OURS);
   for (const [name] of CHAIN_CONFIG_HELP) expect(CONFIG_HELP.map(([n]) => n)).toContain(name);
 });
 
@@ -49,6 +49,11 @@ test("a verified network without its contract or deposit address, or with invali
   expect(() => loadChainConfig({ ...trc, TRC20_USDT_CONTRACT: "0xa614f803b6fd780986a42c78ec9c7f77e6ded13c" })).toThrow("TRC20_USDT_CONTRACT is not a valid address");
   expect(() => loadChainConfig({ ...trc, TRC20_DEPOSIT_ADDRESS: DEMO_WALLET_ADDRESS })).toThrow("TRC20_DEPOSIT_ADDRESS is not a valid address");
   expect(() => loadChainConfig({ ...trc, TRC20_RPC_URL: "ws://127.0.0.1:1" })).toThrow("TRC20_RPC_URL must be an http:// or https:// URL");
+  // Before: anything starting with http:// or https:// passed.
+  for (const bad of ["http://", "https://not a url", "https//node.example", "ftp://node.example"]) {
+    expect(() => loadChainConfig({ ...trc, TRC20_RPC_URL: bad })).toThrow(`TRC20_RPC_URL must be an http:// or https:// URL with a host, got ${bad}`);
+  }
+  expect(loadChainConfig({ ...trc, TRC20_RPC_URL: "HTTPS://node.example:8545/jsonrpc" }).networks.TRC20.rpcUrl).toBe("HTTPS://node.example:8545/jsonrpc");
   expect(() => loadChainConfig({ ...trc, TRC20_CONFIRMATIONS: "0" })).toThrow("TRC20_CONFIRMATIONS must be a whole number of 1 or more");
   expect(() => loadChainConfig({ BEP20_RPC_URL: "http://127.0.0.1:1", BEP20_USDT_CONTRACT: BSC_USDT, BEP20_DEPOSIT_ADDRESS: TRON_OURS })).toThrow(
     "BEP20_DEPOSIT_ADDRESS is not a valid address",
@@ -57,6 +62,21 @@ test("a verified network without its contract or deposit address, or with invali
   // Past 2^31 ms a timer fires at once: the watcher would spin. A day at most.
   expect(loadChainConfig({ CHAIN_POLL_SECONDS: "86400" }).pollSeconds).toBe(86_400);
   expect(() => loadChainConfig({ CHAIN_POLL_SECONDS: "3000000" })).toThrow("CHAIN_POLL_SECONDS must be a whole number of 1 or more and 86400 at most");
+});
+
+test("a deposit address that is set is checked even when its network is not verified on chain: members send money to it", () => {
+  // Before: only with the network's RPC URL; a mistyped address (its checksum wrong) was shown.
+  const typo = `${TRON_OURS.slice(0, -1)}9`;
+  expect(() => loadChainConfig({ TRC20_DEPOSIT_ADDRESS: typo })).toThrow(`TRC20_DEPOSIT_ADDRESS is not a valid address (${typo})`);
+  expect(() => loadChainConfig({ DEPOSIT_WALLET_ADDRESS: typo })).toThrow(`DEPOSIT_WALLET_ADDRESS is not a valid address (${typo})`);
+  expect(() => loadChainConfig({ BEP20_DEPOSIT_ADDRESS: "0x52908400098527886e0F7030069857D2E4169EE7" })).toThrow("BEP20_DEPOSIT_ADDRESS is not a valid address");
+  expect(() => loadChainConfig({ BEP20_DEPOSIT_ADDRESS: TRON_OURS })).toThrow("BEP20_DEPOSIT_ADDRESS is not a valid address");
+  expect(() => loadConfig({ DEPOSIT_WALLET_ADDRESS: "TOld" })).toThrow("DEPOSIT_WALLET_ADDRESS is not a valid address");
+  // Valid ones are shown as written (a BEP20 one in its checksummed form); unset, the demo addresses.
+  const chain = loadChainConfig({ TRC20_DEPOSIT_ADDRESS: TRON_OURS, BEP20_DEPOSIT_ADDRESS: BSC_OURS.toLowerCase() });
+  expect(chain.networks.TRC20.depositAddress).toBe(TRON_OURS);
+  expect(chain.networks.BEP20.depositAddress).toBe(BSC_OURS);
+  expect(loadChainConfig({ TRC20_DEPOSIT_ADDRESS: " ", BEP20_DEPOSIT_ADDRESS: "" }).networks.BEP20.depositAddress).toBe(DEMO_BEP20_ADDRESS);
 });
 
 test("GET /api/config names every network with the deposit address shown for it, from the same settings the verifier reads", async () => {

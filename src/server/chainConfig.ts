@@ -7,7 +7,8 @@ import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
  * chain"). A network is verified once its RPC URL is set; then its USDT contract and deposit
  * address must be set too, and valid, or the server refuses to start with the reason. Without an
  * RPC URL its deposits are decided by an admin, as before, and its deposit address (when unset, a
- * demo one that no wallet accepts) is only shown.
+ * demo one that no wallet accepts) is only shown; a deposit address that is set must be valid
+ * either way.
  */
 
 /** Shown when no TRC20 address is set: not a valid address, so nothing can be sent to it. */
@@ -20,11 +21,11 @@ const DEFAULT_POLL_SECONDS = 15;
 const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
 export const CHAIN_CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
-  ["TRC20_RPC_URL", "TRON full node's JSON-RPC endpoint (http/https); set: TRC20 deposits are verified on chain", "(unset: an admin decides)"],
+  ["TRC20_RPC_URL", "TRON full node's JSON-RPC endpoint (an http:// or https:// URL); set: TRC20 deposits are verified on chain", "(unset: an admin decides)"],
   ["TRC20_USDT_CONTRACT", "USDT contract on TRON, base58 (T...); required with TRC20_RPC_URL", "(unset)"],
   ["TRC20_DEPOSIT_ADDRESS", "our TRON deposit address, base58 (T...): shown to members and checked on chain", "DEPOSIT_WALLET_ADDRESS, else a demo address"],
   ["TRC20_CONFIRMATIONS", "confirmations a TRC20 deposit needs before it is credited", String(DEFAULT_CONFIRMATIONS.TRC20)],
-  ["BEP20_RPC_URL", "BNB Smart Chain JSON-RPC endpoint (http/https); set: BEP20 deposits are verified on chain", "(unset: an admin decides)"],
+  ["BEP20_RPC_URL", "BNB Smart Chain JSON-RPC endpoint (an http:// or https:// URL); set: BEP20 deposits are verified on chain", "(unset: an admin decides)"],
   ["BEP20_USDT_CONTRACT", "USDT contract on BNB Smart Chain, 0x...; required with BEP20_RPC_URL", "(unset)"],
   ["BEP20_DEPOSIT_ADDRESS", "our BNB Smart Chain deposit address, 0x...: shown to members and checked on chain", "(a demo address)"],
   ["BEP20_CONFIRMATIONS", "confirmations a BEP20 deposit needs before it is credited", String(DEFAULT_CONFIRMATIONS.BEP20)],
@@ -43,28 +44,48 @@ function whole(name: string, value: string | undefined, fallback: number, min: n
 /** CHAIN_POLL_SECONDS at most a day: beyond 2^31 ms (about 24.8 days) a timer fires at once, and the watcher would spin. */
 const MAX_POLL_SECONDS = 86_400;
 
+/** An http: or https: URL with a host, else why not. */
+function rpcProblem(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "is not http:// or https://";
+  if (!url.hostname) return "names no host";
+  return undefined;
+}
+
 function networkSettings(network: Network, env: Record<string, string | undefined>): NetworkSettings {
   const v = (name: string) => env[`${network}_${name}`]?.trim() || undefined;
   const rpcUrl = v("RPC_URL");
   const contract = v("USDT_CONTRACT");
-  const shown = v("DEPOSIT_ADDRESS") ?? (network === "TRC20" ? env.DEPOSIT_WALLET_ADDRESS?.trim() || undefined : undefined);
+  const own = v("DEPOSIT_ADDRESS");
+  const legacy = network === "TRC20" ? env.DEPOSIT_WALLET_ADDRESS?.trim() || undefined : undefined;
+  const shown = own ?? legacy;
+  const shownBy = own ? `${network}_DEPOSIT_ADDRESS` : "DEPOSIT_WALLET_ADDRESS";
   const confirmations = whole(`${network}_CONFIRMATIONS`, v("CONFIRMATIONS"), DEFAULT_CONFIRMATIONS[network], 1);
+  // An address that is set is shown to members, who send money to it: it is checked whether or
+  // not the network is verified on chain (a mistyped one stops the start). Only the built-in demo
+  // address, shown when none is set, is no valid address.
+  const deposit = shown === undefined ? undefined : readAddress(network, shown);
+  if (deposit && "problem" in deposit) throw new Error(`${shownBy} is not a valid address (${shown}): ${deposit.problem}`);
   const settings: NetworkSettings = {
     network,
-    depositAddress: shown ?? (network === "TRC20" ? DEMO_WALLET_ADDRESS : DEMO_BEP20_ADDRESS),
+    depositAddress: deposit?.display ?? (network === "TRC20" ? DEMO_WALLET_ADDRESS : DEMO_BEP20_ADDRESS),
     confirmations,
     decimals: NETWORK_INFO[network].decimals,
   };
   if (!rpcUrl) return settings;
 
-  if (!/^https?:\/\//i.test(rpcUrl)) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL, got ${rpcUrl}`);
+  const problem = rpcProblem(rpcUrl);
+  if (problem) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL with a host, got ${rpcUrl} (it ${problem})`);
   if (!contract) throw new Error(`${network}_USDT_CONTRACT must be set with ${network}_RPC_URL`);
-  if (!shown) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL`);
+  if (!deposit) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL`);
   const token = readAddress(network, contract);
   if ("problem" in token) throw new Error(`${network}_USDT_CONTRACT is not a valid address (${contract}): ${token.problem}`);
-  const deposit = readAddress(network, shown);
-  if ("problem" in deposit) throw new Error(`${network}_DEPOSIT_ADDRESS is not a valid address (${shown}): ${deposit.problem}`);
-  return { ...settings, rpcUrl, token: token.hex, depositAddress: deposit.display, depositHex: deposit.hex };
+  return { ...settings, rpcUrl, token: token.hex, depositHex: deposit.hex };
 }
 
 export function loadChainConfig(env: Record<string, string | undefined>): ChainSettings {
