@@ -1,5 +1,6 @@
 import type { ChainSettings, NetworkSettings } from "../core/chain/config";
 import { readAddress } from "../core/chain/addresses";
+import { decimalWhole } from "./envNumbers";
 import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
 
 /**
@@ -34,8 +35,8 @@ export const CHAIN_CONFIG_HELP: [name: string, meaning: string, fallback: string
 
 function whole(name: string, value: string | undefined, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (value === undefined || value.trim() === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < min || n > max) {
+  const n = decimalWhole(value);
+  if (n === undefined || n < min || n > max) {
     throw new Error(`${name} must be a whole number of ${min} or more${max < Number.MAX_SAFE_INTEGER ? ` and ${max} at most` : ""}, got ${value}`);
   }
   return n;

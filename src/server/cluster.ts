@@ -1,5 +1,6 @@
 import type { Subprocess } from "bun";
 import { availableParallelism } from "node:os";
+import { decimalWhole } from "./envNumbers";
 
 /*
  * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
@@ -20,8 +21,8 @@ export function workerCount(env: Record<string, string | undefined>, databaseUrl
   if (!databaseUrl) return 1;
   const raw = env.WORKERS?.trim();
   if (!raw) return availableParallelism();
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1) throw new Error(`WORKERS must be a whole number of 1 or more, got ${env.WORKERS}`);
+  const n = decimalWhole(raw);
+  if (n === undefined || n < 1) throw new Error(`WORKERS must be a whole number of 1 or more, got ${env.WORKERS}`);
   return n;
 }
 

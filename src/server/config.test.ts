@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { workerCount } from "./cluster";
 import { CONFIG_HELP, loadConfig } from "./config";
 
 test("ADMIN_GIFT_MAX is read in dollars into cents: 10,000 when unset, 0.01 to 1,000,000, anything else stops the start", () => {
@@ -20,5 +21,26 @@ test("ADMIN_REQUIRE_2FA: 1/true/yes/on turn it on and 0/false/no/off off, in any
   // Before: "yes" and "on" silently meant off.
   for (const bad of ["y", "enabled", "2", "ture"]) {
     expect(() => loadConfig({ ADMIN_REQUIRE_2FA: bad })).toThrow(`ADMIN_REQUIRE_2FA must be 1, true, yes or on (or 0, false, no, off), got ${bad}`);
+  }
+});
+
+test("whole numbers are read in decimal digits only, and an empty or blank variable is unset", () => {
+  // Before: PORT= listened on a random port (Number("") is 0), and 0x10, 1e3 were read as numbers.
+  for (const unset of ["", " "]) {
+    expect(loadConfig({ PORT: unset }).port).toBe(3000);
+    expect(loadConfig({ SIGNUP_LIMIT: unset, LOGIN_CHECKS_PER_SOURCE: unset, TRUST_PROXY: unset })).toMatchObject({ signupLimit: 20, loginChecksPerSource: 2, trustProxy: 0 });
+    expect(loadConfig({ TRC20_CONFIRMATIONS: unset, CHAIN_POLL_SECONDS: unset }).chain).toMatchObject({ pollSeconds: 15, networks: { TRC20: { confirmations: 20 } } });
+  }
+  expect(loadConfig({ PORT: "0" }).port).toBe(0);
+  expect(loadConfig({ PORT: " 8080 " }).port).toBe(8080);
+  expect(loadConfig({ SIGNUP_LIMIT: "100", TRUST_PROXY: "2", TRC20_CONFIRMATIONS: "30" })).toMatchObject({ signupLimit: 100, trustProxy: 2, chain: { networks: { TRC20: { confirmations: 30 } } } });
+  for (const bad of ["0x10", "1e3", "1.0", "+80", "-1", "65536", "８０"]) expect(() => loadConfig({ PORT: bad })).toThrow(`PORT must be a port number (0 to 65535), got ${bad}`);
+  for (const bad of ["1e2", "0x14", "20.0", "-0"]) {
+    expect(() => loadConfig({ SIGNUP_LIMIT: bad })).toThrow(`SIGNUP_LIMIT must be a whole number of 0 or more, got ${bad}`);
+    expect(() => loadConfig({ LOGIN_CHECKS_PER_SOURCE: bad })).toThrow("LOGIN_CHECKS_PER_SOURCE must be a whole number");
+    expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow("TRUST_PROXY must be a whole number");
+    expect(() => loadConfig({ TRC20_CONFIRMATIONS: bad })).toThrow("TRC20_CONFIRMATIONS must be a whole number");
+    expect(() => loadConfig({ CHAIN_POLL_SECONDS: bad })).toThrow("CHAIN_POLL_SECONDS must be a whole number");
+    expect(() => workerCount({ WORKERS: bad }, "postgres://x@127.0.0.1/db")).toThrow("WORKERS must be a whole number");
   }
 });

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { ChainSettings } from "../core/chain/config";
 import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
+import { decimalWhole } from "./envNumbers";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT } from "../shared/constants";
 import { type Cents, formatAmount, readDollars } from "../shared/money";
 
@@ -76,10 +77,11 @@ function proxyCount(value: string | undefined): number {
   return wholeNumber("TRUST_PROXY", text, 0);
 }
 
+/** Unset or blank: `fallback`; else decimal digits only. */
 function wholeNumber(name: string, value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a whole number of 0 or more, got ${value}`);
+  if (value === undefined || value.trim() === "") return fallback;
+  const n = decimalWhole(value);
+  if (n === undefined) throw new Error(`${name} must be a whole number of 0 or more, got ${value}`);
   return n;
 }
 
@@ -97,8 +99,9 @@ export { DEMO_WALLET_ADDRESS } from "./chainConfig";
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const chain = loadChainConfig(env);
-  const port = Number(env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, got ${env.PORT}`);
+  // Unset or blank: 3000 (Number("") would be 0, a random port); else decimal digits, 0 to 65535.
+  const port = env.PORT === undefined || env.PORT.trim() === "" ? 3000 : decimalWhole(env.PORT);
+  if (port === undefined || port > 65535) throw new Error(`PORT must be a port number (0 to 65535), got ${env.PORT}`);
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,

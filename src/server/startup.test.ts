@@ -35,7 +35,7 @@ function refused(started: ReturnType<typeof startServer>, reason: string) {
 
 describe("a start that fails says why on one line and ends with code 1", () => {
   test("bad configuration", () => {
-    refused(startServer({ PORT: "abc" }), "PORT must be a port number, got abc");
+    refused(startServer({ PORT: "abc" }), "PORT must be a port number (0 to 65535), got abc");
   }, 60_000);
 
   test("a database that refuses the connection, or a DATABASE_URL that is no URL", () => {
