@@ -17,6 +17,12 @@ import { serverFetch } from "./web/pageCache";
  * processes (default: one per CPU) serve the port under this one (src/server/cluster.ts).
  */
 export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
+  // A misspelt flag (--reset-admin-pasword) would otherwise start the server instead.
+  const unknown = process.argv.slice(2).find((arg) => !SERVER_FLAGS.includes(arg));
+  if (unknown !== undefined) {
+    console.error(`Unknown option ${unknown}: the server takes --help, ${RESET_ADMIN_FLAG} and ${DISABLE_2FA_FLAG} (with it).`);
+    process.exit(2);
+  }
   try {
     await start(web);
   } catch (error) {
@@ -25,6 +31,8 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
     process.exit(1);
   }
 }
+
+const SERVER_FLAGS = ["--help", RESET_ADMIN_FLAG, DISABLE_2FA_FLAG];
 
 /**
  * Why a start failed, on one line. A failed query of drizzle's (DrizzleQueryError: "Failed query:

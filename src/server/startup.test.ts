@@ -21,8 +21,8 @@ function envFor(extra: Record<string, string>) {
   return env;
 }
 
-function startServer(extra: Record<string, string>, args: string[] = []) {
-  const done = Bun.spawnSync(["bun", "src/server/index.ts", ...args], { cwd: ROOT, env: envFor(extra), stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+function startServer(extra: Record<string, string>, args: string[] = [], command = ["bun", "src/server/index.ts"]) {
+  const done = Bun.spawnSync([...command, ...args], { cwd: ROOT, env: envFor(extra), stdout: "pipe", stderr: "pipe", timeout: 30_000 });
   return { code: done.exitCode, out: done.stdout.toString(), err: done.stderr.toString() };
 }
 
@@ -65,5 +65,31 @@ describe("a start that fails says why on one line and ends with code 1", () => {
     } finally {
       await other.stop(true);
     }
+  }, 60_000);
+});
+
+describe("command-line flags", () => {
+  test("the server refuses a flag it does not know (a misspelt --reset-admin-password started the server), without touching the database", () => {
+    const dataDir = join(scratch, "flags-server");
+    const started = startServer({ PORT: "0", DATA_DIR: dataDir }, ["--reset-admin-pasword"]);
+    expect(started.err.trimEnd().split("\n")).toEqual([expect.stringContaining("Unknown option --reset-admin-pasword")]);
+    expect(started.code).toBe(2);
+    expect(started.out).toBe("");
+    expect(existsSync(dataDir)).toBe(false);
+  }, 60_000);
+
+  test("bun run admin:reset-password --help prints its usage; an unknown flag is refused; neither resets anything", () => {
+    const dataDir = join(scratch, "flags-reset");
+    const script = ["bun", "scripts/admin-reset-password.ts"];
+    const help = startServer({ DATA_DIR: dataDir }, ["--help"], script);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain("Usage: bun run admin:reset-password [--disable-2fa]");
+    expect(help.out).not.toContain("was reset");
+    const bad = startServer({ DATA_DIR: dataDir }, ["--disable-2fa", "--dry-run"], script);
+    expect(bad.err.trimEnd().split("\n")).toEqual([expect.stringContaining("Unknown option --dry-run: the password was not reset")]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).not.toContain("was reset");
+    // Before: both made the database and reset the admin's password.
+    expect(existsSync(dataDir)).toBe(false);
   }, 60_000);
 });
