@@ -359,7 +359,8 @@ export interface AdminReset {
 /**
  * Run from the server's machine (`bun run admin:reset-password`, `--reset-admin-password`): a
  * new password for the admin, given or random, and every token of theirs revoked. The admin is
- * the one whose email is `email` when there is one, else the first admin (the tree's root).
+ * the one whose email is `email` when it is given (none such is refused, naming the admins),
+ * else the first admin (the tree's root).
  * With `disableTwoFactor`, their second factor and recovery codes go too (a lost phone).
  * Their failed-login record is forgotten.
  */
@@ -373,9 +374,11 @@ export async function resetAdminPassword(
     .from(users)
     .where(and(eq(users.role, "admin"), isNull(users.deletedAt)))
     .orderBy(sql`${users.referrerId} IS NOT NULL`, asc(users.createdAt));
+  if (admins.length === 0) throw new Error("There is no admin in this database yet: start the server once to create it.");
   const wanted = options.email ? normalizeEmail(options.email) : undefined;
-  const admin = admins.find((a) => normalizeEmail(a.email) === wanted) ?? admins[0];
-  if (!admin) throw new Error("There is no admin in this database yet: start the server once to create it.");
+  // An email that names no admin (a typo) is refused: falling back to the first admin would reset the root's password.
+  const admin = wanted === undefined ? admins[0] : admins.find((a) => normalizeEmail(a.email) === wanted);
+  if (!admin) throw new Error(`No admin has the email ${options.email} (ADMIN_EMAIL). The admins: ${admins.map((a) => a.email).join(", ")}.`);
   const password = options.password ?? randomPassword();
   const passwordHash = await hasher.hash(password);
   await inTransaction(db, async (tx) => {

@@ -40,14 +40,22 @@ describe("resetAdminPassword", () => {
     h.adminToken = await h.login(ADMIN.email, ADMIN.password);
   });
 
-  test("with several admins, ADMIN_EMAIL picks which; without it (or unknown), the first admin, the tree's root", async () => {
+  test("with several admins, ADMIN_EMAIL picks which; without it, the first admin, the tree's root; an email of no admin is refused, naming the admins", async () => {
     const second = await h.signUp({ password: "second-admin-password" });
     await h.promote(second.id);
     const picked = await resetAdminPassword(h.db, testHasher, { email: second.email.toUpperCase() });
     expect(picked.email).toBe(second.email);
     expect((await h.call("GET", "/api/auth", { token: second.token })).status).toBe(401);
     expect((await h.call("GET", "/api/auth", { token: h.adminToken })).status).toBe(200);
-    expect((await resetAdminPassword(h.db, testHasher, { email: "nobody@test.local", password: ADMIN.password })).email).toBe(ADMIN.email);
+    // An email that names no admin is refused (before: the first admin's password was reset).
+    await expect(resetAdminPassword(h.db, testHasher, { email: "nobody@test.local", password: "typo-password" })).rejects.toThrow(
+      `No admin has the email nobody@test.local (ADMIN_EMAIL). The admins: ${ADMIN.email}, ${second.email}.`,
+    );
+    // A member's email names no admin either.
+    const member = await h.signUp();
+    await expect(resetAdminPassword(h.db, testHasher, { email: member.email, password: "typo-password" })).rejects.toThrow("No admin has the email");
+    expect((await h.call("GET", "/api/auth", { token: h.adminToken })).status).toBe(200);
+    expect((await resetAdminPassword(h.db, testHasher, { password: ADMIN.password })).email).toBe(ADMIN.email);
     h.adminToken = await h.login(ADMIN.email, ADMIN.password);
   });
 
