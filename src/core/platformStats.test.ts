@@ -51,12 +51,18 @@ test("an unfreeze paid to a member is paid out; a frozen level is not active", a
   expect(after.levelsActive - before.levelsActive).toBe(1);
 });
 
-test("cachedPlatformStats asks the database once a minute: the same figures inside the minute, fresh ones after it", async () => {
+test("cachedPlatformStats asks the database once a minute: the same figures inside the minute; after it, those at once while fresh ones are read, then the fresh ones", async () => {
   const t0 = 1_000_000;
   const first = await cachedPlatformStats(database.db, t0);
   await joinUnder(database.db, null);
   expect(await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS - 1)).toEqual(first);
-  const later = await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS);
+  // Due: answered at once with what is known (a page never waits for these scans), read again meanwhile.
+  expect(await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS)).toEqual(first);
+  let later = first;
+  for (let i = 0; i < 100 && later.members === first.members; i++) {
+    await Bun.sleep(10);
+    later = await cachedPlatformStats(database.db, t0 + PLATFORM_STATS_TTL_MS + 1);
+  }
   expect(later.members).toBe(first.members + 1);
 });
 

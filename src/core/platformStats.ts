@@ -44,20 +44,37 @@ export async function platformStats(db: Db): Promise<PlatformStats> {
 
 /*
  * A display cache, local to this process (docs/rules.md#several-processes: nothing another
- * process needs lives here; a figure a minute old is all it can cost). Keyed by the database
- * handle, so each test's fresh database, or a second app in one process, gets its own figures.
- * The entry holds the promise, so concurrent requests share one query; a failure is not kept.
+ * process needs lives here; figures a minute old, or as old as their next reading takes, are all
+ * it can cost). Keyed by the database handle, so each test's fresh database, or a second app in
+ * one process, gets its own figures. The entry holds the promise, so concurrent requests share
+ * one query, and the figures last read, which are answered while the next reading runs: a page
+ * never waits for these scans once they were made once. A failure is not kept.
  */
-const cache = new WeakMap<Db, { at: number; stats: Promise<PlatformStats> }>();
+interface Entry {
+  at: number;
+  stats: Promise<PlatformStats>;
+  last?: PlatformStats;
+}
+const cache = new WeakMap<Db, Entry>();
 
-/** platformStats(db), asked of the database at most once every PLATFORM_STATS_TTL_MS. */
+/**
+ * platformStats(db), asked of the database at most once every PLATFORM_STATS_TTL_MS. Past that,
+ * the figures known are answered at once while they are read again in the background (the first
+ * ones, none known yet, are waited for).
+ */
 export function cachedPlatformStats(db: Db, now = Date.now()): Promise<PlatformStats> {
   const hit = cache.get(db);
-  if (hit && now - hit.at < PLATFORM_STATS_TTL_MS && now >= hit.at) return hit.stats;
-  const entry = { at: now, stats: platformStats(db) };
+  if (hit && now - hit.at < PLATFORM_STATS_TTL_MS && now >= hit.at) return hit.last ? Promise.resolve(hit.last) : hit.stats;
+  const entry: Entry = { at: now, stats: platformStats(db), last: hit?.last };
   cache.set(db, entry);
-  entry.stats.catch(() => {
-    if (cache.get(db) === entry) cache.delete(db);
-  });
-  return entry.stats;
+  entry.stats.then(
+    (stats) => void (entry.last = stats),
+    () => {
+      if (cache.get(db) !== entry) return;
+      // Not read: asked again next time; the figures known meanwhile, if any.
+      if (entry.last) entry.at = Number.NEGATIVE_INFINITY;
+      else cache.delete(db);
+    },
+  );
+  return entry.last ? Promise.resolve(entry.last) : entry.stats;
 }

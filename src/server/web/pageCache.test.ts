@@ -293,6 +293,35 @@ describe("a price edit", () => {
     }
   });
 
+  test("a page never waits for the platform figures to be read again: after a minute of quiet, it answers while their reading is held", async () => {
+    let hold: Promise<void> | undefined;
+    let release = () => {};
+    const held = new Proxy(database.db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "execute" || typeof value !== "function") return value;
+        return async (...args: unknown[]) => {
+          // The figures' statement (the content version is read by a prepared select).
+          if (hold) await hold;
+          return value.apply(target, args);
+        };
+      },
+    }) as Db;
+    const { get, clock } = appOn(held);
+    try {
+      expect((await get(PAGES.home)).status).toBe(200);
+      setSystemTime(new Date(Date.now() + 61_000));
+      clock.now += 61_000;
+      hold = new Promise((resolve) => (release = resolve));
+      const answered = await Promise.race([Promise.resolve(get(PAGES.home)).then((res) => res.status), Bun.sleep(2_000).then(() => "still waiting")]);
+      expect(answered).toBe(200);
+    } finally {
+      hold = undefined;
+      release();
+      setSystemTime();
+    }
+  });
+
   test("made here through the API shows at once, without waiting for the next look", async () => {
     const { get } = appOn(database.db);
     expect(priceCell(await (await get(PAGES.howItWorks)).text(), 2)).toBe("10.00 $");

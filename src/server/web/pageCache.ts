@@ -12,7 +12,8 @@ import type { AppEnv } from "../env";
  *
  * "Content" is what those pages show from outside the code: the content version (a `settings`
  * row written with every price edit, src/core/contentVersion.ts), the platform figures (cached a
- * minute, src/core/platformStats.ts) and the build manifest. Each process looks at them at most
+ * minute and read again in the background, so a look never waits for them: src/core/platformStats.ts)
+ * and the build manifest. Each process looks at them at most
  * every CHECK_MS, in the background while pages are served; when one changed, the pages are
  * rendered again on their next request. Pages are served without waiting only while the last look
  * began less than STALE_MS ago: a request that comes later (the process had none for a while)
