@@ -34,11 +34,11 @@ export async function decideRequest(
   const words = reason?.trim() || null;
   const payout = payoutTransactionId?.trim() || null;
   if (payout !== null && (kind !== "withdrawal" || status !== "accepted")) refuse("validation", MSG.payoutOnAcceptOnly);
+  let payoutId: string | null = null;
   const decided =
     kind === "deposit"
       ? { ...(await decideDeposit(tx, id, status, adminId, words)), fee: null }
-      : await decideWithdrawal(tx, id, status, adminId, words);
-  const payoutId = payout === null ? null : await recordPayout(tx, id, payout);
+      : await decideWithdrawal(tx, id, status, adminId, words, payout === null ? undefined : async () => void (payoutId = await recordPayout(tx, id, payout)));
   await recordAudit(tx, {
     adminId,
     action: kind === "deposit" ? "deposit_decision" : "withdrawal_decision",

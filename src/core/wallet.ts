@@ -13,7 +13,7 @@ import { likeContains, newId, normalizeEmail } from "./util";
 import { lockActiveUser, lockCaller } from "./users";
 import { nameOf, notify, notifyAdminsOfRequest, signalPending, texts } from "./notifications";
 import { readAddress } from "./chain/addresses";
-import { adoptTypedTxHash, depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, payoutTransactionIdColumn } from "./chain/requests";
+import { adoptTypedTxHash, depositChainColumns, depositRow, type DepositInput, liveDepositClash, LIVE_TX_INDEX, lockTxHash, payoutTransactionIdColumn } from "./chain/requests";
 
 export type { Decision } from "../shared/constants";
 
@@ -45,8 +45,10 @@ export async function requestDeposit(
 ): Promise<{ id: string }> {
   // The transaction ID in canonical form, the address checked (src/core/chain/requests.ts).
   const row = depositRow(input, options.checkOnChain ?? false);
-  // The member's row first (a deletion in progress is waited for, then refused), then the account.
+  // The member's row first (a deletion in progress is waited for, then refused), the transaction
+  // ID's lock (a payout cannot take the ID meanwhile), then the account.
   await lockCaller(tx, userId);
+  await lockTxHash(tx, row.txHash);
   await lockAccounts(tx, [userId]);
   if ((await pendingOf(tx, deposits, userId)) >= MAX_PENDING_DEPOSITS) return refuse("too_many_pending_deposits");
   if (await liveDepositClash(tx, row)) return refuse("duplicate_transaction");
@@ -124,8 +126,11 @@ export async function decideWithdrawal(
   status: Decision,
   adminId: string,
   reason: string | null = null,
+  /** Done once the request is claimed, before its accounts are locked (the payout's ID: its lock comes before them). */
+  claimed?: () => Promise<void>,
 ): Promise<{ userId: string; amount: Cents; fee: Cents | null }> {
   const request = await claimPending(tx, withdrawals, id, status, adminId, reason);
+  await claimed?.();
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
   await hold(tx, request.userId, -request.amount, "already_processed");
   const decided = (text: string) =>

@@ -25,9 +25,10 @@ const TX_HASH_LOCK = 740_123_019;
 /**
  * Until this transaction ends, no other one checks or claims this canonical transaction ID, as a
  * deposit or as a payout: the two live in different tables, so no unique index can settle a
- * deposit and a payout racing with the same ID. Keyed on the ID's first 32 bits.
+ * deposit and a payout racing with the same ID. Keyed on the ID's first 32 bits. Taken after the
+ * request's row and the people's, before any `accounts` row (docs/rules.md#lock-order).
  */
-async function lockTxHash(tx: Tx, txHash: string): Promise<void> {
+export async function lockTxHash(tx: Tx, txHash: string): Promise<void> {
   const key = Number.parseInt(txHash.slice(0, 8), 16) | 0;
   await tx.execute(sql`SELECT pg_advisory_xact_lock(${TX_HASH_LOCK}::int, ${key}::int)`);
 }
@@ -85,10 +86,9 @@ export function depositRow(input: DepositInput, checkOnChain: boolean) {
  * Whether a new deposit request's transaction is taken: a pending or accepted request has it, on
  * any network (TRC20 and BEP20 IDs share the canonical form: the same 32 bytes are one
  * transaction), or it is a withdrawal's payout (the platform's own payment, shown to the member).
- * Holds the ID's lock until the transaction ends, so that a payout cannot take it meanwhile.
+ * The caller holds the ID's lock (lockTxHash), so that a payout cannot take it meanwhile.
  */
 export async function liveDepositClash(tx: Tx, row: { txHash: string }): Promise<boolean> {
-  await lockTxHash(tx, row.txHash);
   return (await isLiveDeposit(tx, row.txHash)) || (await isPayout(tx, row.txHash));
 }
 
@@ -123,7 +123,8 @@ export async function adoptTypedTxHash(tx: Tx, depositId: string): Promise<void>
 }
 
 /**
- * Records the payout's transaction ID on a withdrawal being accepted: checked against the
+ * Records the payout's transaction ID on a withdrawal being accepted (after its row is claimed,
+ * before its accounts are locked: the ID's lock comes before them): checked against the
  * withdrawal's own network (src/shared/chain.ts), kept in canonical form. Answers it as the
  * network writes it, for the audit record. Refused (`duplicate_transaction`) when another
  * withdrawal's payout or a pending or accepted deposit request has that transaction, on any

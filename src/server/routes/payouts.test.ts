@@ -1,4 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { sql } from "drizzle-orm";
+import { rowsOf } from "../../db/client";
+import { onPostgres } from "../../testing/db";
 import { MSG } from "../../shared/messages";
 import { randomBep20Address, randomTxId, TRON_SENDER } from "../../testing/chainIds";
 import type { Harness } from "../../testing/harness";
@@ -100,6 +103,44 @@ describe("the payout's transaction ID of an accepted withdrawal", () => {
     expect((await h.decide("deposits", await h.deposit(other.token, 5, { address: TRON_SENDER, transactionId: freed }), "declined")).status).toBe(200);
     expect((await decide("withdrawals", onTron, { status: "accepted", transactionId: freed })).status).toBe(200);
     expect(await listed(onTron)).toMatchObject({ status: "accepted", payoutTransactionId: freed });
+    await h.checkLedger();
+  });
+});
+
+describe.skipIf(!onPostgres)("on Postgres, the transaction ID's lock", () => {
+  test("a deposit's accept and a payout naming its transaction ID, at once, never deadlock: the ID's lock comes before every account's in both", async () => {
+    const depositor = await h.signUp();
+    const payee = await h.signUp();
+    await h.fund(payee.token, 100);
+    const txId = randomTxId();
+    const deposit = await h.deposit(depositor.token, 5, { transactionId: txId });
+    const withdrawal = await h.withdraw(payee.token, 20, { accountType: "USDT TRC20" });
+    const deadlocks = async () => {
+      await h.db.execute(sql`SELECT pg_stat_clear_snapshot()`);
+      const [row] = rowsOf<{ n: number }>(await h.db.execute(sql`SELECT deadlocks::int AS n FROM pg_stat_database WHERE datname = current_database()`));
+      return Number(row!.n);
+    };
+    const before = await deadlocks();
+    // The depositor's account held a moment: the deposit's accept waits there with what it took
+    // before it, while the payout takes the accounts it needs, then the transaction ID's lock.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const blocker = h.db.transaction(async (tx) => {
+      await tx.execute(sql`SELECT id FROM accounts WHERE id = ${depositor.id} FOR UPDATE`);
+      await released;
+    });
+    await Bun.sleep(100);
+    const accept = decide("deposits", deposit, { status: "accepted" });
+    await Bun.sleep(200);
+    const payout = decide("withdrawals", withdrawal, { status: "accepted", transactionId: txId });
+    await Bun.sleep(200);
+    release();
+    await blocker;
+    const answers = [await accept, await payout].map((res) => `${res.status} ${res.body.code ?? "ok"}`);
+    // One of the two has the ID; the other is refused as its duplicate, nothing of it done.
+    expect(answers.sort()).toEqual(["200 ok", "400 duplicate_transaction"]);
+    await Bun.sleep(1_000); // the statistics reach pg_stat_database within a second
+    expect((await deadlocks()) - before).toBe(0);
     await h.checkLedger();
   });
 });
