@@ -33,8 +33,10 @@ const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
 export async function partnersOf(db: Db, callerId: string, page: number, of?: string, after?: string) {
   const listed = of ?? callerId;
   if (listed !== callerId && !(await isInTeamOf(db, callerId, listed))) return refuse("partner_not_found");
+  // Partners who left: not in the counts, still on the list (the users_left_referrer_idx index).
+  const left = sql<number>`(SELECT count(*) FROM users gone WHERE gone.referrer_id = ${users.id} AND gone.deleted_at IS NOT NULL)`;
   const [own] = await db
-    .select({ total: teamSize(users), direct: teamCounts.direct })
+    .select({ total: teamSize(users), direct: teamCounts.direct, left })
     .from(users)
     .leftJoin(teamCounts, eq(teamCounts.userId, users.id))
     .where(eq(users.id, listed));
@@ -55,6 +57,8 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
       deleted: sql<boolean>`(${users.deletedAt} IS NOT NULL)`,
       partners: teamSize(users),
       directPartners: sql<number>`coalesce(${teamCounts.direct}, 0)`,
+      // Partners listed under them, those who left included: a branch to open.
+      hasPartners: sql<boolean>`EXISTS (SELECT 1 FROM users c WHERE c.referrer_id = ${users.id})`,
       level3p: highestActive("3p"),
       level6p: highestActive("6p"),
     })
@@ -74,7 +78,8 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
       levels: { "3p": Number(level3p ?? 0), "6p": Number(level6p ?? 0) },
     })),
     page,
-    totalPages: pages(directPartners),
+    // The pages of the list, which the partners who left are still on.
+    totalPages: pages(directPartners + Number(own?.left ?? 0)),
     hasMore: rows.length > STATEMENT_PAGE_SIZE,
     directPartners,
     totalPartners: Number(own?.total ?? 0),

@@ -55,6 +55,9 @@ export const users = pgTable(
     // locks that sign-ups and foreign-key checks hold on users rows.
     uniqueIndex("users_chain_depth_uq").on(t.chainId, t.depth).where(sql`${t.chainId} IS NOT NULL`),
     index("users_referrer_idx").on(t.referrerId, t.createdAt),
+    // The partners who left, per referrer (few): counted for the partner list's pages, which
+    // still list them (src/core/statement.ts partnersOf), without reading every partner.
+    index("users_left_referrer_idx").on(t.referrerId).where(sql`${t.deletedAt} IS NOT NULL`),
     index("users_created_idx").on(t.createdAt),
   ],
 );

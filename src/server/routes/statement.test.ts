@@ -45,6 +45,11 @@ test("GET /api/user/partners lists direct partners newest first with their team 
     totalPartners: 7,
   });
   expect((await get(user, `partners?of=${d.id}`)).body).toMatchObject({ partners: [{ deleted: false }], directPartners: 1, totalPartners: 1 });
+  // A branch whose only partner left still opens (hasPartners), one level down too.
+  const e = (await get(user, `partners?of=${d.id}`)).body.partners[0]._id;
+  expect((await h.call("DELETE", `/api/admin/users/${e}`, { token: h.adminToken })).status).toBe(200);
+  expect((await get(user, "partners")).body.partners[0]).toMatchObject({ name: "D", deleted: true, directPartners: 0, hasPartners: true });
+  expect((await get(user, `partners?of=${d.id}`)).body.partners).toMatchObject([{ _id: e, deleted: true, hasPartners: false }]);
   expect(Number.isNaN(Date.parse(res.body.partners[0].joinedAt))).toBe(false);
 });
 
@@ -91,10 +96,11 @@ test("GET /api/user/partners says whether partners follow the page (hasMore), fr
   for (let i = 0; i < 41; i++) joined.push((await m.member(user, 0)).id);
   const first = (await get(user, "partners?page=1")).body;
   expect([first.partners.length, first.totalPages, first.hasMore]).toEqual([20, 3, true]);
-  // Two partners of the first page leave: 39 left, two pages by the count, but three by what was shown.
+  // Two partners of the first page leave: still listed (marked), so the pages stay three.
   for (const id of [joined[39], joined[38]]) expect((await h.call("DELETE", `/api/admin/users/${id}`, { token: h.adminToken })).status).toBe(200);
   const second = (await get(user, `partners?page=2&after=${first.partners.at(-1)._id}`)).body;
-  expect([second.partners.length, second.totalPages, second.hasMore]).toEqual([20, 2, true]);
+  // The pages count the partners who left too: they are still listed.
+  expect([second.partners.length, second.totalPages, second.hasMore]).toEqual([20, 3, true]);
   const third = (await get(user, `partners?page=3&after=${second.partners.at(-1)._id}`)).body;
   expect([third.partners.map((p: any) => p._id), third.hasMore]).toEqual([[joined[0]], false]);
   // Exactly a page: nothing follows.

@@ -56,8 +56,10 @@ export const partner = entity({
   deleted: z.boolean(),
   /** That partner's own team size. */
   partners: z.int(),
-  /** Their own direct partners: a branch to open when more than 0. */
+  /** Their own direct partners (not counting those who left). */
   directPartners: z.int(),
+  /** Whether partners are listed under them (those who left included): a branch to open. */
+  hasPartners: z.boolean(),
   /** The highest level they have active in each program; 0 when none. */
   levels: z.object({ "3p": z.int(), "6p": z.int() }),
 });
@@ -65,7 +67,7 @@ export const partner = entity({
 export const partnerPage = z.object({
   partners: z.array(partner),
   page: z.int(),
-  /** Pages of the current count: where a page starts after a partner shown (`after`), `hasMore` says whether one follows. */
+  /** Pages of the list (partners who left included): where a page starts after a partner shown (`after`), `hasMore` says whether one follows. */
   totalPages: z.int(),
   /** Whether partners follow the last of this page (read with it, so partners who left since the first page cannot end the list early). */
   hasMore: z.boolean(),

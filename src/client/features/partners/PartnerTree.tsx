@@ -32,7 +32,8 @@ export function PartnerLevels({ levels }: { levels: Partner["levels"] }) {
 function PartnerNode({ partner }: { partner: Partner }) {
   const [open, setOpen] = useState(false);
   const branchId = useId();
-  const hasBranch = partner.directPartners > 0;
+  // Partners who left count no more, but stay on their list: the branch opens on what is listed.
+  const hasBranch = partner.hasPartners;
   return (
     <li className="flex flex-col gap-2">
       <div className="flex flex-wrap items-center gap-x-4 gap-y-1 rounded-control border border-line-subtle bg-panel/50 px-3 py-2">

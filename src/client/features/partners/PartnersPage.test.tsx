@@ -21,6 +21,7 @@ const partner = (id: string, name: string, fields: Partial<Partner> = {}): Partn
   directPartners: 0,
   levels: { "3p": 0, "6p": 0 },
   ...fields,
+  hasPartners: fields.hasPartners ?? (fields.directPartners ?? 0) > 0,
 });
 /** GET /api/user/partners as the server sends it: built through the contract. */
 const wirePage = (partners: Partner[], page = 1, totalPages = 1, hasMore = page < totalPages) =>
@@ -121,8 +122,9 @@ test("'Load more' follows the server's hasMore, not the page count: partners who
   await waitFor(() => expect(screen.queryByRole("button", { name: /^Load more/ })).toBeNull());
 });
 
-test("a partner who left the platform is listed as such, without levels, and their branch still opens", async () => {
-  const left = partner("p-left", "Margaret", { deleted: true, partners: 1, directPartners: 1, levels: { "3p": 3, "6p": 0 } });
+test("a partner who left the platform is listed as such, without levels, and their branch still opens, even when all under them left too", async () => {
+  // Her one partner left too: no partner counts under her, but one is listed.
+  const left = partner("p-left", "Margaret", { deleted: true, partners: 0, directPartners: 0, hasPartners: true, levels: { "3p": 3, "6p": 0 } });
   serveFetch((r) => {
     const url = new URL(r.url);
     if (url.pathname === "/api/auth") return json(wireMe(me));

@@ -1,0 +1,1 @@
+CREATE INDEX "users_left_referrer_idx" ON "users" USING btree ("referrer_id") WHERE "users"."deleted_at" IS NOT NULL;
