@@ -44,3 +44,20 @@ test("whole numbers are read in decimal digits only, and an empty or blank varia
     expect(() => workerCount({ WORKERS: bad }, "postgres://x@127.0.0.1/db")).toThrow("WORKERS must be a whole number");
   }
 });
+
+test("JWT_SECRET of fewer than 32 characters, an ADMIN_PASSWORD shorter than a member's may be, and an ADMIN_EMAIL no one could sign in with stop the start", () => {
+  expect(() => loadConfig({ JWT_SECRET: "x" })).toThrow("JWT_SECRET must be at least 32 characters (it signs every token), got 1");
+  expect(loadConfig({ JWT_SECRET: "s".repeat(32) }).jwtSecret).toBe("s".repeat(32));
+  expect(() => loadConfig({ ADMIN_PASSWORD: "a" })).toThrow("ADMIN_PASSWORD must be at least 6 characters");
+  expect(loadConfig({ ADMIN_PASSWORD: "sixsix" }).adminPassword).toBe("sixsix");
+  for (const bad of ["not-an-email", "a@", "@b.co"]) expect(() => loadConfig({ ADMIN_EMAIL: bad })).toThrow(`ADMIN_EMAIL must be an email address, got ${bad}`);
+  // The default address, and any a login accepts.
+  for (const good of ["admin@localhost", "ops@example.com"]) expect(loadConfig({ ADMIN_EMAIL: good }).adminEmail).toBe(good);
+});
+
+test("CORS_ORIGINS: each entry is read as the origin a browser sends (a trailing slash or a path dropped); one that is no http(s) origin stops the start", () => {
+  expect(loadConfig({ CORS_ORIGINS: "https://app.example.com/, http://localhost:5173/path" }).corsOrigins).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  for (const bad of ["*", "app.example.com", "ftp://files.example.com"]) {
+    expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(`CORS_ORIGINS must list http(s) origins such as https://app.example.com, got ${bad}`);
+  }
+});

@@ -2,7 +2,8 @@ import { availableParallelism } from "node:os";
 import type { ChainSettings } from "../core/chain/config";
 import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
 import { decimalWhole } from "./envNumbers";
-import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT } from "../shared/constants";
+import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, PASSWORD_MIN_LENGTH } from "../shared/constants";
+import { loginSchema } from "../shared/schemas";
 import { type Cents, formatAmount, readDollars } from "../shared/money";
 
 /** Everything the server reads from the environment, in one place. */
@@ -97,6 +98,38 @@ function dollars(name: string, value: string | undefined, fallback: Cents): Cent
 
 export { DEMO_WALLET_ADDRESS } from "./chainConfig";
 
+/** Shorter, a token's signature could be guessed: an HS256 key of 32 bytes at least (RFC 7518). */
+const JWT_SECRET_MIN_LENGTH = 32;
+
+function jwtSecret(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < JWT_SECRET_MIN_LENGTH) {
+    throw new Error(`JWT_SECRET must be at least ${JWT_SECRET_MIN_LENGTH} characters (it signs every token), got ${value.length}`);
+  }
+  return value;
+}
+
+/** The first admin's email, as a login reads it: one it could not sign in with is refused now. */
+function adminEmail(value: string | undefined): string | undefined {
+  if (value !== undefined && !loginSchema.shape.email.safeParse(value).success) throw new Error(`ADMIN_EMAIL must be an email address, got ${value}`);
+  return value;
+}
+
+/** The admin's password, held to the members' rule (at least PASSWORD_MIN_LENGTH characters). */
+function adminPassword(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < PASSWORD_MIN_LENGTH) throw new Error(`ADMIN_PASSWORD must be at least ${PASSWORD_MIN_LENGTH} characters`);
+  return value;
+}
+
+/** A CORS origin as browsers send it (scheme, host, port: `https://app.example.com`, no path or slash). */
+function origin(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {}
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new Error(`CORS_ORIGINS must list http(s) origins such as https://app.example.com, got ${value}`);
+  return url.origin;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const chain = loadChainConfig(env);
   // Unset or blank: 3000 (Number("") would be 0, a random port); else decimal digits, 0 to 65535.
@@ -106,15 +139,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.DATA_DIR || "./data",
-    jwtSecret: env.JWT_SECRET || undefined,
-    adminEmail: env.ADMIN_EMAIL || undefined,
-    adminPassword: env.ADMIN_PASSWORD || undefined,
+    jwtSecret: jwtSecret(env.JWT_SECRET || undefined),
+    adminEmail: adminEmail(env.ADMIN_EMAIL || undefined),
+    adminPassword: adminPassword(env.ADMIN_PASSWORD || undefined),
     // The TRC20 deposit address: TRC20_DEPOSIT_ADDRESS, else DEPOSIT_WALLET_ADDRESS, else the demo one.
     depositWalletAddress: chain.networks.TRC20.depositAddress,
     corsOrigins: (env.CORS_ORIGINS ?? "")
       .split(",")
       .map((s) => s.trim())
-      .filter(Boolean),
+      .filter(Boolean)
+      .map(origin),
     bodyLimit: 64 * 1024,
     trustProxy: proxyCount(env.TRUST_PROXY),
     signupLimit: wholeNumber("SIGNUP_LIMIT", env.SIGNUP_LIMIT, 20),
