@@ -34,7 +34,10 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
         } catch {}
         // A missed earning moves no money (no balance event) but changes the Earnings page's "Missed".
         refresh([...meKey], ["notifications"], ["partners"], ["matrix"], ["me", "requests"], ["earnings"]);
-      } else if (event === "balance") refresh([...meKey], ["transactions"], ["earnings"], ["me", "requests"]);
+      } else if (event === "balance") {
+        // A slot paid into the member's matrix comes as a balance change alone when its notice is muted.
+        refresh([...meKey], ["transactions"], ["earnings"], ["me", "requests"], ["matrix"]);
+      }
       else if (event === "pending" && admin) refresh(["admin", "deposits"], ["admin", "withdrawals"]);
     };
 

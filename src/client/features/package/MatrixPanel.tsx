@@ -1,10 +1,11 @@
-import { useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { ErrorState } from "../../components/ErrorState";
 import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
 import { Icon } from "../../../ui/icons";
-import { useMatrix, type Matrix } from "./api/getMatrix";
+import { matrixKey, useMatrix, type Matrix } from "./api/getMatrix";
 import { busyLook, whileBusy } from "./busyButton";
 import { CycleNav } from "./CycleNav";
 import type { LevelLook, LevelView } from "./levels";
@@ -29,6 +30,17 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
   const [cycle, setCycle] = useState<number | undefined>(undefined);
   const locked = view.status === "locked";
   const matrix = useMatrix(program, view.level, cycle, !locked);
+  // The level's card figures (the current user, read every half minute and on every balance
+  // event) changed: a slot was taken, a cycle completed, the level froze. Some of these reach the
+  // member by no live event (a muted notice, a slot passed up), so the slots follow the card.
+  const client = useQueryClient();
+  const state = `${view.status}/${view.cycles}/${view.filled}`;
+  const seen = useRef(state);
+  useEffect(() => {
+    if (seen.current === state) return;
+    seen.current = state;
+    void client.invalidateQueries({ queryKey: matrixKey(program, view.level) });
+  }, [state, client, program, view.level]);
 
   if (look === "available") {
     return (

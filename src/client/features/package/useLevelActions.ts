@@ -92,6 +92,8 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     // The preview's amount is the server's figure of this moment; the price list's is the fallback.
     // It is what the member agrees to pay: sent along, the server charges it or nothing.
     const shown = preview?.amount ?? action.price(view.price);
+    // The price list is older than the server's figure: the cards read it again.
+    if (preview && preview.amount !== action.price(view.price)) void client.invalidateQueries({ queryKey: levelsKey(program) });
     const dialog = action.confirm(view.level, formatMoney(shown));
     const where = preview ? receiverSentence(preview) : PREVIEW_UNAVAILABLE;
     if (!(await confirmAction({ ...dialog, text: `${dialog.text} ${where}` }))) return;

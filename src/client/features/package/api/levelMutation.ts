@@ -5,6 +5,7 @@ import { meKey } from "../../../lib/me";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
 import { matrixKey } from "./getMatrix";
+import { levelsKey } from "../../programs/api/getLevels";
 import { refreshAfter } from "../../../lib/refresh";
 
 export interface LevelTarget {
@@ -19,11 +20,12 @@ export const levelActionBody = ({ expectedCost }: LevelTarget) => (expectedCost 
 
 /**
  * Purchase and unfreeze both move money and change level states: afterwards the current user
- * (balance, statuses), that program's matrices and the statement are stale.
+ * (balance, statuses), that program's matrices and prices (the price paid may be a new one, read
+ * by the preview) and the statement are stale.
  */
 export function useLevelMutation(send: (target: LevelTarget & Keyed) => Promise<{ msg?: string }>) {
   const client = useQueryClient();
   return useMoneyMutation(send, {
-    onSuccess: (_answer, { program }) => refreshAfter(client, meKey, matrixKey(program), transactionsKey()),
+    onSuccess: (_answer, { program }) => refreshAfter(client, meKey, matrixKey(program), levelsKey(program), transactionsKey()),
   });
 }

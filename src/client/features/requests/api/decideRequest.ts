@@ -4,6 +4,7 @@ import { ADMIN } from "../../../../shared/contract/admin";
 import { call } from "../../../lib/api";
 import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { requestsKey, type RequestKind } from "./requestKeys";
+import { usersKey } from "../../users/api/getUsers";
 
 export interface Decision {
   kind: RequestKind;
@@ -23,10 +24,10 @@ export const decideRequest = ({ kind, id, status, reason, transactionId, idempot
     quiet: true,
   });
 
-/** The spec's "lists reload": the pending list and the history of that kind. */
+/** The spec's "lists reload": the pending list and the history of that kind, and the users list (a decision moves a member's balance). */
 export function useDecideRequest() {
   const client = useQueryClient();
   return useMoneyMutation(decideRequest, {
-    onSettled: (_answer, _error, { kind }) => client.invalidateQueries({ queryKey: requestsKey(kind) }),
+    onSettled: (_answer, _error, { kind }) => Promise.all([client.invalidateQueries({ queryKey: requestsKey(kind) }), client.invalidateQueries({ queryKey: usersKey() })]),
   });
 }
