@@ -1,3 +1,4 @@
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import { ERRORS, type ErrorCode } from "../shared/errors";
 
 /**
@@ -20,3 +21,31 @@ export class Refusal extends Error {
 export const refuse = (code: ErrorCode, msg?: string, retryAfter?: number): never => {
   throw new Refusal(code, msg, retryAfter);
 };
+
+type DriverError = Error & { code?: unknown; severity?: unknown; constraint?: unknown; constraint_name?: unknown };
+
+/**
+ * Database errors carry the statement's parameters and the failing row: password hashes, emails,
+ * wallet addresses. The log gets the statement, the driver's message, code and constraint only:
+ * every error logged goes through this (a request's, and those of the work done in the background).
+ */
+export function withoutQueryParams(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const query = error instanceof DrizzleQueryError ? error.query : undefined;
+  const driver = (error instanceof DrizzleQueryError ? error.cause : error) as DriverError | undefined;
+  const fromDatabase = typeof driver?.code === "string" && typeof driver.severity === "string";
+  if (query === undefined && !fromDatabase) return error;
+  const constraint = driver?.constraint ?? driver?.constraint_name;
+  const safe = new Error(
+    [
+      query !== undefined && `Failed query: ${query}`,
+      driver && `${fromDatabase ? `${driver.severity} ${driver.code}: ` : ""}${driver.message}`,
+      typeof constraint === "string" && `constraint: ${constraint}`,
+    ]
+      .filter(Boolean)
+      .join("\n"),
+  );
+  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
+  safe.stack = [safe.message, ...frames].join("\n");
+  return safe;
+}

@@ -1,3 +1,4 @@
+import { withoutQueryParams } from "./errors";
 import { type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { runPrepared } from "./prepared";
@@ -88,7 +89,7 @@ export function publish(db: Db, events: string[]): void {
           sql`SELECT set_config('synchronous_commit', 'off', true), pg_notify(${EVENTS_CHANNEL}, e) FROM json_array_elements_text(${JSON.stringify(batch)}::json) AS e`,
         );
       } catch (error) {
-        console.error("live events: a publish failed", error);
+        console.error("live events: a publish failed", withoutQueryParams(error));
       }
     }
     box.busy = false;

@@ -5,7 +5,7 @@ import { accounts, teamCounts, users } from "../db/schema";
 import { LEVELS_PER_PROGRAM, type LevelStatus, PROGRAMS, type ProgramId, SEARCH_MAX_RESULTS, SEARCH_PER_MINUTE } from "../shared/constants";
 import { MSG } from "../shared/messages";
 import { cleanName, readsAsPlatform } from "../shared/names";
-import { refuse } from "./errors";
+import { refuse, withoutQueryParams } from "./errors";
 import { tokenRevoked, tokenVerdict, type TokenClaims, type TokenRow, type TokenUser } from "./sessions";
 import { pairsAtOnce } from "./prepared";
 import { addHit, recentHits, takeHit } from "./throttle";
@@ -60,7 +60,7 @@ export async function refuseHopelessSignUp(db: Db, input: Pick<NewUser, "name" |
  */
 export async function signUp(db: Db, input: NewUser): Promise<{ id: string }> {
   const made = await inTransaction(db, (tx) => registerUser(tx, input));
-  await rebalanceChains(db, made.id).catch((error) => console.error("chain takeover after a sign-up failed:", error));
+  await rebalanceChains(db, made.id).catch((error) => console.error("chain takeover after a sign-up failed:", withoutQueryParams(error)));
   return made;
 }
 

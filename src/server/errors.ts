@@ -1,8 +1,7 @@
-import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { Refusal } from "../core/errors";
+import { Refusal, withoutQueryParams } from "../core/errors";
 import { codeForStatus, ERRORS, type ErrorBody, type ErrorCode } from "../shared/errors";
 import type { AppEnv } from "./env";
 
@@ -25,28 +24,3 @@ export function onError(error: Error, c: Context<AppEnv>) {
   return refusal(c, "server_error");
 }
 
-type DriverError = Error & { code?: unknown; severity?: unknown; constraint?: unknown; constraint_name?: unknown };
-
-/**
- * Database errors carry the statement's parameters and the failing row: password hashes, emails,
- * wallet addresses. The log gets the statement, the driver's message, code and constraint only.
- */
-function withoutQueryParams(error: Error): Error {
-  const query = error instanceof DrizzleQueryError ? error.query : undefined;
-  const driver = (error instanceof DrizzleQueryError ? error.cause : error) as DriverError | undefined;
-  const fromDatabase = typeof driver?.code === "string" && typeof driver.severity === "string";
-  if (query === undefined && !fromDatabase) return error;
-  const constraint = driver?.constraint ?? driver?.constraint_name;
-  const safe = new Error(
-    [
-      query !== undefined && `Failed query: ${query}`,
-      driver && `${fromDatabase ? `${driver.severity} ${driver.code}: ` : ""}${driver.message}`,
-      typeof constraint === "string" && `constraint: ${constraint}`,
-    ]
-      .filter(Boolean)
-      .join("\n"),
-  );
-  const frames = (error.stack ?? "").split("\n").filter((line) => /^\s+at /.test(line));
-  safe.stack = [safe.message, ...frames].join("\n");
-  return safe;
-}

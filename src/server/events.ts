@@ -1,3 +1,4 @@
+import { withoutQueryParams } from "../core/errors";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
 import { EVENTS_CHANNEL, type LiveEvent } from "../core/notifications";
@@ -72,7 +73,7 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
       const latest = await newest([...byUser.keys()]);
       for (const [userId, id] of latest) for (const s of byUser.get(userId) ?? []) if (s.sentUpTo() < id) s.catchUp();
     } catch (error) {
-      log("events: looking for notifications not sent failed", error);
+      log("events: looking for notifications not sent failed", withoutQueryParams(error));
     } finally {
       looking = false;
     }

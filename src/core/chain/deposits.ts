@@ -4,7 +4,7 @@ import { deposits } from "../../db/schema";
 import { type ChainEvidence, displayTransactionId, type Network } from "../../shared/chain";
 import { formatDollars, type Cents } from "../../shared/money";
 import { recordAudit } from "../audit";
-import { Refusal } from "../errors";
+import { Refusal, withoutQueryParams } from "../errors";
 import { inTransaction } from "../tx";
 import { decideDeposit } from "../wallet";
 import { type Hex, readAddress } from "./addresses";
@@ -209,7 +209,7 @@ export async function checkDueDeposits(db: Db, chain: ChainSettings, options: Pa
         else result.skipped++;
       } catch (error) {
         result.failed++;
-        log(`deposit ${request.id}: recording the chain check failed; it is taken again when its lease ends`, error);
+        log(`deposit ${request.id}: recording the chain check failed; it is taken again when its lease ends`, withoutQueryParams(error));
       }
     }
     if (claimed.length < batch) break;

@@ -1,3 +1,4 @@
+import { withoutQueryParams } from "../../core/errors";
 import { Hono } from "hono";
 import { earningsOf } from "../../core/earnings";
 import { requestsOf } from "../../core/requests";
@@ -43,7 +44,7 @@ export const statementRoutes = new Hono<AppEnv>()
         } catch (error) {
           // The status is sent already: the download breaks off, and the failure is logged.
           const log = c.get("deps").log ?? ((message: string, e?: unknown) => console.error(message, e));
-          log(`${c.req.method} ${c.req.path} failed while streaming`, error);
+          log(`${c.req.method} ${c.req.path} failed while streaming`, withoutQueryParams(error));
           controller.error(error);
         }
       },
