@@ -1,9 +1,9 @@
-import { startOfDay } from "../shared/days";
 import { and, desc, eq, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type Tx } from "../db/client";
 import { teamCounts, transferKinds, users, type Program, type TransferKind } from "../db/schema";
 import type { StatementKind } from "../shared/contract";
 import { PLATFORM_NAME, STATEMENT_PAGE_SIZE } from "../shared/constants";
+import { startOfDay } from "../shared/days";
 import { refuse } from "./errors";
 import { teamSize } from "./teams";
 import { EXTERNAL, SYSTEM } from "./ledger";

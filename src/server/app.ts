@@ -67,16 +67,13 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
       }),
     );
   }
-  // Path and query text reaches SQL parameters; Postgres text cannot hold NUL, so refuse it here once.
   api.use("*", async (c, next) => {
+    // Path and query text reaches SQL parameters; Postgres text cannot hold NUL, so refuse it here once.
     if (/%00/.test(c.req.url)) return refusal(c, "bad_character");
     await next();
-  });
-  // HEAD is answered by the GET route with its body dropped (Hono): a body that holds something
-  // open (the live stream's subscription and heartbeat) is cancelled here, or it would stay open
-  // unread (ten HEADs of /api/user/events took all of a member's places for live streams).
-  api.use("*", async (c, next) => {
-    await next();
+    // HEAD is answered by the GET route with its body dropped (Hono): a body that holds something
+    // open (the live stream's subscription and heartbeat) is cancelled here, or it would stay open
+    // unread (ten HEADs of /api/user/events took all of a member's places for live streams).
     if (c.req.method === "HEAD") await c.res.body?.cancel();
   });
   api.use("*", bodyLimit({ maxSize: deps.config.bodyLimit, onError: (c) => refusal(c, "too_large") }));

@@ -1,6 +1,6 @@
 import type { ChainSettings, NetworkSettings } from "../core/chain/config";
 import { readAddress } from "../core/chain/addresses";
-import { decimalWhole } from "./envNumbers";
+import { decimalWhole, httpUrl } from "./envValues";
 import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
 
 /**
@@ -45,19 +45,6 @@ function whole(name: string, value: string | undefined, fallback: number, min: n
 /** CHAIN_POLL_SECONDS at most a day: beyond 2^31 ms (about 24.8 days) a timer fires at once, and the watcher would spin. */
 const MAX_POLL_SECONDS = 86_400;
 
-/** An http: or https: URL with a host, else why not. */
-function rpcProblem(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return "is not a URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "is not http:// or https://";
-  if (!url.hostname) return "names no host";
-  return undefined;
-}
-
 function networkSettings(network: Network, env: Record<string, string | undefined>): NetworkSettings {
   const v = (name: string) => env[`${network}_${name}`]?.trim() || undefined;
   const rpcUrl = v("RPC_URL");
@@ -80,8 +67,7 @@ function networkSettings(network: Network, env: Record<string, string | undefine
   };
   if (!rpcUrl) return settings;
 
-  const problem = rpcProblem(rpcUrl);
-  if (problem) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL with a host, got ${rpcUrl} (it ${problem})`);
+  if (!httpUrl(rpcUrl)) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL with a host, got ${rpcUrl}`);
   if (!contract) throw new Error(`${network}_USDT_CONTRACT must be set with ${network}_RPC_URL`);
   if (!deposit) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL`);
   const token = readAddress(network, contract);

@@ -1,6 +1,6 @@
 import type { Subprocess } from "bun";
 import { availableParallelism } from "node:os";
-import { decimalWhole } from "./envNumbers";
+import { decimalWhole } from "./envValues";
 
 /*
  * Several server processes on one port, so that every core serves (README "Speed"). On Postgres

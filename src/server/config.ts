@@ -1,7 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { ChainSettings } from "../core/chain/config";
 import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
-import { decimalWhole } from "./envNumbers";
+import { decimalWhole, httpUrl } from "./envValues";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, PASSWORD_MIN_LENGTH } from "../shared/constants";
 import { loginSchema } from "../shared/schemas";
 import { type Cents, formatAmount, readDollars } from "../shared/money";
@@ -122,11 +122,8 @@ function adminPassword(value: string | undefined): string | undefined {
 
 /** A CORS origin as browsers send it (scheme, host, port: `https://app.example.com`, no path or slash). */
 function origin(value: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {}
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new Error(`CORS_ORIGINS must list http(s) origins such as https://app.example.com, got ${value}`);
+  const url = httpUrl(value);
+  if (!url) throw new Error(`CORS_ORIGINS must list http(s) origins such as https://app.example.com, got ${value}`);
   return url.origin;
 }
 

@@ -148,16 +148,7 @@ async function supervise(config: Config, count: number): Promise<void> {
   process.on("SIGTERM", shutdown);
 }
 
+/** A port another server holds stops the start (main says why, on one line). */
 async function refuseTakenPort(port: number): Promise<void> {
-  let taken: boolean;
-  try {
-    taken = await portTaken(port);
-  } catch (error) {
-    console.error(`The server did not start: port ${port}: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
-  if (taken) {
-    console.error(`The server did not start: port ${port} is in use (another server, an older release still running?). Stop that one first, or set another PORT.`);
-    process.exit(1);
-  }
+  if (await portTaken(port)) throw new Error(`port ${port} is in use (another server, an older release still running?). Stop that one first, or set another PORT.`);
 }

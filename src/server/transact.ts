@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { Refusal } from "../core/errors";
+import { Refusal, withoutQueryParams } from "../core/errors";
 import {
   AlreadyAnswered,
   keepAnswer,
@@ -58,7 +58,7 @@ export const idempotency = createMiddleware<AppEnv>(async (c, next) => {
   c.set("idempotency", claim);
   await next();
   // Housekeeping after the operation has answered: its failure must not turn a done operation into a 500.
-  if (Math.random() < 0.01) await sweepKeys(db).catch((error) => (c.get("deps").log ?? console.error)("sweeping old Idempotency-Keys failed", error));
+  if (Math.random() < 0.01) await sweepKeys(db).catch((error) => (c.get("deps").log ?? console.error)("sweeping old Idempotency-Keys failed", withoutQueryParams(error)));
   if (c.get("answerKept")) return;
   const status = c.res.status;
   // 429 says "not now" (a limit, the server busy): it is no answer of the operation, and the same
