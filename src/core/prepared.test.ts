@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client";
+import { readLaneOf, rowsOf, type Database } from "../db/client";
 import { users } from "../db/schema";
-import { ADMIN } from "../testing/db";
+import { ADMIN, onPostgres } from "../testing/db";
 import { useDatabase } from "../testing/useHarness";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { gathered, preparedRaw, rawQuery, runPrepared } from "./prepared";
+import { gathered, pairsAtOnce, preparedRaw, rawQuery, runPrepared } from "./prepared";
 
 let database: Database;
 useDatabase((made) => (database = made));
@@ -34,7 +34,7 @@ describe("gathered", () => {
 
   test("a call made while a turn is free goes at once and alone; calls made while all are busy wait, and the next free turn answers them together, each its own", async () => {
     const { calls, many } = recorder();
-    const one = gathered(many, { inFlight: 2, max: 3 });
+    const one = gathered(many, { inFlight: 2, max: 3, minBehind: 1 });
     const answers = [1, 2, 3, 4, 5, 6, 7].map((n) => one(n));
     expect(calls.map((c) => c.inputs)).toEqual([[1], [2]]);
     calls[1]!.answer();
@@ -54,9 +54,46 @@ describe("gathered", () => {
     expect(await later).toBe("answer 8");
   });
 
+  test("beside a running call, another starts only once `minBehind` inputs wait; once none runs, whatever waits goes", async () => {
+    const { calls, many } = recorder();
+    const one = gathered(many, { inFlight: 3, max: 10, minBehind: 3 });
+    const answers = [1, 2, 3, 4, 5, 6, 7, 8].map((n) => one(n));
+    // 1 alone; 2 and 3 wait for a third; 5 to 7 likewise; 8 finds three running.
+    expect(calls.map((c) => c.inputs)).toEqual([[1], [2, 3, 4], [5, 6, 7]]);
+    calls[0]!.answer();
+    await settle();
+    // One input waits beside two running calls: not enough to go behind them.
+    expect(calls).toHaveLength(3);
+    calls[1]!.answer();
+    await settle();
+    expect(calls).toHaveLength(3);
+    calls[2]!.answer();
+    await settle();
+    // None runs: it goes, alone.
+    expect(calls.map((c) => c.inputs)).toEqual([[1], [2, 3, 4], [5, 6, 7], [8]]);
+    calls[3]!.answer();
+    expect(await Promise.all(answers)).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((n) => `answer ${n}`));
+  });
+
+  test("the next call of `many` is sent before the ended one's callers hear their answers", async () => {
+    const { calls, many } = recorder();
+    const one = gathered(many, { inFlight: 1, max: 10, minBehind: 1 });
+    let sentWhenAnswered: number[][] | undefined;
+    const first = one(1).then((answer) => {
+      sentWhenAnswered = calls.map((c) => c.inputs);
+      return answer;
+    });
+    const waiting = [one(2), one(3)];
+    calls[0]!.answer();
+    expect(await first).toBe("answer 1");
+    expect(sentWhenAnswered).toEqual([[1], [2, 3]]);
+    calls[1]!.answer();
+    expect(await Promise.all(waiting)).toEqual(["answer 2", "answer 3"]);
+  });
+
   test("when `many` fails, the calls it was answering fail with its error, and the others do not", async () => {
     const { calls, many } = recorder();
-    const one = gathered(many, { inFlight: 1, max: 10 });
+    const one = gathered(many, { inFlight: 1, max: 10, minBehind: 1 });
     const first = one(1);
     const waiting = [one(2), one(3)];
     calls[0]!.answer();
@@ -71,6 +108,24 @@ describe("gathered", () => {
     calls.at(-1)!.answer();
     expect(await next).toBe("answer 4");
   });
+});
+
+test.skipIf(!onPostgres)("on Postgres the pair reads go on the database's read lane: one connection, its statements queued behind each other, apart from the pool's", async () => {
+  const lane = readLaneOf(database.db);
+  expect(lane).not.toBe(database.db);
+  const pidOf = async (db: typeof lane, name: string) => rowsOf<{ pid: number }>(await db.execute(sql`SELECT pg_backend_pid() AS pid /* ${sql.raw(name)} */`))[0]!.pid;
+  const lanePid = await pidOf(lane, "lane");
+  // Several statements sent at once on the lane: all on its one connection.
+  const slow = await Promise.all([1, 2, 3].map(() => runPrepared<{ pid: number }>(lane, "lane_probe", sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.02)`)));
+  expect(new Set(slow.map(([row]) => row!.pid))).toEqual(new Set([lanePid]));
+  // The pool's connections are others, and a pair read answers from the lane's.
+  expect(await pidOf(database.db, "pool")).not.toBe(lanePid);
+  const read = pairsAtOnce<{ pid: number; who: string }>("lane_pairs_probe", sql`SELECT pg_backend_pid() AS pid, ask.pair->>0 AS who`)(database.db);
+  const rows = await Promise.all(["a", "b", "c"].map((who) => read([who, ""])));
+  expect(rows.map((row) => [row!.who, row!.pid])).toEqual([["a", lanePid], ["b", lanePid], ["c", lanePid]]);
+  // The lane's settings are the pool's (src/db/client.ts).
+  const [setting] = rowsOf<{ mode: string }>(await lane.execute(sql`SELECT current_setting('plan_cache_mode') AS mode`));
+  expect(setting!.mode).toBe("force_generic_plan");
 });
 
 describe("rawQuery", () => {

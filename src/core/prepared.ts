@@ -1,7 +1,7 @@
 import { is, Param, Placeholder, SQL, sql, StringChunk } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { rowsOf, type Db, type Tx } from "../db/client";
+import { readLaneOf, rowsOf, type Db, type Tx } from "../db/client";
 
 const dialect = new PgDialect();
 
@@ -104,34 +104,54 @@ export function preparedPer<T>(build: (db: Db) => T): (db: Db) => T {
   };
 }
 
+/** How `gathered` shares out its calls: see there. */
+export interface GatherLimits {
+  /** The most calls of `many` running at once. */
+  inFlight: number;
+  /** The most inputs one call of `many` takes. */
+  max: number;
+  /** The fewest inputs a call of `many` takes while another is running (1: any). */
+  minBehind: number;
+}
+
 /**
- * Calls answered together: at most `inFlight` calls of `many` run at once; calls made while
- * they are all running wait, and the next free one takes every waiting input (at most `max`),
- * in order, and answers one output per input, in the same order. When `many` fails, every call
- * it was answering fails with its error. A call made while one is free goes at once, alone, so
- * a quiet server answers as fast as without this; a busy one sends fewer, bigger statements.
+ * Calls answered together. A call made while no call of `many` runs goes at once, alone, so a
+ * quiet server answers as fast as without this. Calls made while one runs wait; another call of
+ * `many` starts beside the running ones (at most `inFlight` in all) once `minBehind` inputs wait,
+ * and once none runs, whatever waits goes at once. A call of `many` takes every waiting input (at
+ * most `max`), in order, and answers one output per input, in the same order. The next call of
+ * `many` is sent before an ended one's callers are answered, so that it does not wait for their
+ * work. When `many` fails, every call it was answering fails with its error.
  *
  * For a read that every request makes (GET /api/auth's member): a statement for ten members
- * costs Postgres and the driver little more than a statement for one. Every call still reads
- * what was committed before it was made: the statement that answers it is sent after it.
+ * costs Postgres and the driver little more than a statement for one. Its statements go on a
+ * connection of their own (src/db/client.ts `readLaneOf`), where one sent while another runs
+ * queues behind it: worth sending early only with enough asks to pay for its own statement
+ * (`minBehind`). Every call still reads what was committed before it was made: the statement
+ * that answers it is sent after it.
  */
-export function gathered<In, Out>(many: (inputs: In[]) => Promise<Out[]>, limits: { inFlight: number; max: number }): (input: In) => Promise<Out> {
+export function gathered<In, Out>(many: (inputs: In[]) => Promise<Out[]>, limits: GatherLimits): (input: In) => Promise<Out> {
   type Waiting = { input: In; resolve: (output: Out) => void; reject: (error: unknown) => void };
   const waiting: Waiting[] = [];
   let running = 0;
   const pump = () => {
-    while (running < limits.inFlight && waiting.length > 0) {
+    while (waiting.length > 0 && (running === 0 || (running < limits.inFlight && waiting.length >= limits.minBehind))) {
       const batch = waiting.splice(0, limits.max);
       running++;
-      many(batch.map((w) => w.input))
-        .then(
-          (outputs) => batch.forEach((w, i) => w.resolve(outputs[i]!)),
-          (error) => batch.forEach((w) => w.reject(error)),
-        )
-        .finally(() => {
-          running--;
-          pump();
-        });
+      const ended = () => {
+        running--;
+        pump();
+      };
+      many(batch.map((w) => w.input)).then(
+        (outputs) => {
+          ended();
+          batch.forEach((w, i) => w.resolve(outputs[i]!));
+        },
+        (error) => {
+          ended();
+          batch.forEach((w) => w.reject(error));
+        },
+      );
     }
   };
   return (input) =>
@@ -146,14 +166,14 @@ export function gathered<In, Out>(many: (inputs: In[]) => Promise<Out[]>, limits
  * selects one pair's row (at most one), reading the pair as `ask.pair` (jsonb: `ask.pair->>0`
  * the user, `ask.pair->>1` the token), and each pair is a subquery of its own (OFFSET 0), read
  * through the primary keys as for one: joined to the list as a whole, Postgres would plan for a
- * list of a hundred and scan whole tables. Per database, at most two such statements run at
- * once; the pairs asked while both are running wait and go together in the next one, at most 64
- * (`gathered`). Answers the pair's row, or undefined.
+ * list of a hundred and scan whole tables. The pairs asked while such a statement runs go
+ * together in the next one (`gathered`, PAIRS_AT_ONCE), on the database's read lane. Answers the
+ * pair's row, or undefined.
  */
 export function pairsAtOnce<Row>(name: string, perPair: SQL): (db: Db) => (pair: [string, string]) => Promise<Row | undefined> {
   return preparedPer((db) => {
     const statement = preparedRaw<Row & { ord: number }>(
-      db,
+      readLaneOf(db),
       name,
       sql`SELECT ask.ord::integer AS ord, answer.*
         FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
@@ -163,8 +183,16 @@ export function pairsAtOnce<Row>(name: string, perPair: SQL): (db: Db) => (pair:
   });
 }
 
-/** The statements of a `pairsAtOnce` read running at once per database (the rest of the pool is left to everything else), and the most pairs one of them reads. */
-const PAIRS_AT_ONCE = { inFlight: 2, max: 64 };
+/**
+ * How a `pairsAtOnce` read's statements share out the pairs, per database: the most pairs one
+ * reads, and at most three queued on the lane at once, one behind another only with eight pairs
+ * or more. A statement's own cost (its set-up, the round trip) is about that of four to five
+ * pairs (bench/RESULTS.md, session 17): a statement of one pair queued behind a running one
+ * would cost more than it saves. Measured with 32 clients asking GET /api/auth: 0.60 to 0.64 of
+ * the floor with 2 or 3 in flight and 8 or 12 pairs behind; 0.50 with any number behind; 0.45
+ * with one statement at a time.
+ */
+const PAIRS_AT_ONCE: GatherLimits = { inFlight: 3, max: 64, minBehind: 8 };
 
 /**
  * The rows of a statement that answered `asks` asks (a `gathered` list), one per ask in the asks'

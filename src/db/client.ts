@@ -52,22 +52,48 @@ const PLAN_CACHE_MODE = "force_generic_plan";
  */
 const RANDOM_PAGE_COST = "1.1";
 
+/**
+ * The connection of its own that a database handle's gathered reads go on (`readLaneOf`), when it
+ * has one: the database handle of a postgres.js client of one connection.
+ */
+const readLanes = new WeakMap<Db, Db>();
+
+/**
+ * Where the reads that every signed-in request makes (the token check, GET /api/auth's member:
+ * src/core/prepared.ts `pairsAtOnce`) are sent: a connection of their own, on which a statement
+ * sent while another is running queues behind it, in Postgres's input, and starts the moment the
+ * first ends. Sent to the pool instead, the second goes to another connection and runs beside the
+ * first, each with half the asks (more statements for the same asks); or, sent only once the first
+ * has answered, Postgres waits idle for the server to read that answer and send the next (about a
+ * third of its time, at GET /api/auth's full speed: bench/RESULTS.md, session 17). On the
+ * embedded database, or a handle made elsewhere, the handle itself.
+ */
+export const readLaneOf = (db: Db): Db => readLanes.get(db) ?? db;
+
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     const { default: postgres } = await import("postgres");
     const { drizzle } = await import("drizzle-orm/postgres-js");
-    const client = postgres(options.databaseUrl, {
-      max: options.max ?? 10,
-      onnotice: () => {},
-      // default_transaction_deferrable off whatever the database's default, so that only a BEGIN
-      // DEFERRABLE marks a transaction (src/db/pipelinedBegin.ts). As text: postgres.js leaves
-      // out of the start-up message a parameter whose value is false.
-      connection: { plan_cache_mode: PLAN_CACHE_MODE, random_page_cost: RANDOM_PAGE_COST, default_transaction_deferrable: "off" as unknown as boolean },
-    });
+    const connect = (max: number) =>
+      postgres(options.databaseUrl!, {
+        max,
+        onnotice: () => {},
+        // default_transaction_deferrable off whatever the database's default, so that only a BEGIN
+        // DEFERRABLE marks a transaction (src/db/pipelinedBegin.ts). As text: postgres.js leaves
+        // out of the start-up message a parameter whose value is false.
+        connection: { plan_cache_mode: PLAN_CACHE_MODE, random_page_cost: RANDOM_PAGE_COST, default_transaction_deferrable: "off" as unknown as boolean },
+      });
+    const client = connect(options.max ?? 10);
+    // Connected at its first read, like the pool's connections.
+    const lane = connect(1);
+    const db = drizzle(client, { schema }) as unknown as Db;
+    readLanes.set(db, drizzle(lane, { schema }) as unknown as Db);
     return {
-      db: drizzle(client, { schema }) as unknown as Db,
+      db,
       kind: "postgres",
-      close: () => client.end({ timeout: 5 }),
+      close: async () => {
+        await Promise.all([client.end({ timeout: 5 }), lane.end({ timeout: 5 })]);
+      },
     };
   }
   // One process per data folder: PGlite has no lock of its own, and two of them writing one
