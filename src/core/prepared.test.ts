@@ -128,6 +128,19 @@ test.skipIf(!onPostgres)("on Postgres the pair reads go on the database's read l
   expect(setting!.mode).toBe("force_generic_plan");
 });
 
+test.skipIf(!onPostgres)("on Postgres the read lane comes back by itself after its connection was ended", async () => {
+  const lane = readLaneOf(database.db);
+  const read = pairsAtOnce<{ pid: number; who: string }>("lane_reconnect_probe", sql`SELECT pg_backend_pid() AS pid, ask.pair->>0 AS who`)(database.db);
+  const before = (await read(["a", ""]))!.pid;
+  // Ended from outside, as a restart of Postgres or an idle-connection killer would.
+  await database.db.execute(sql`SELECT pg_terminate_backend(${before})`);
+  await Bun.sleep(50);
+  const after = await read(["b", ""]);
+  expect(after!.who).toBe("b");
+  expect(after!.pid).not.toBe(before);
+  expect(rowsOf<{ pid: number }>(await lane.execute(sql`SELECT pg_backend_pid() AS pid`))[0]!.pid).toBe(after!.pid);
+});
+
 describe("rawQuery", () => {
   const dialect = new PgDialect();
   const inner = (n: number) => sql`inner_${sql.raw(String(n))} AS (SELECT ${n}::int, ${null}::text, ${`it's ${n}`}::text)`;
