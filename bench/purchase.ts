@@ -91,7 +91,9 @@ async function world(name: string, spec: TreeSpec) {
   async function close() {
     await pg.end();
     await database.close();
-    await server.unsafe(`DROP DATABASE IF EXISTS ${name}`);
+    // FORCE: work the app left running in the background (a chain takeover after a sign-up) may
+    // still hold a connection when a step failed; the drop must not hide that step's error.
+    await server.unsafe(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await server.end();
   }
   return { db: database.db, pg, tree, adminId: admin!.id, fund, token, timed, signUp, close };
