@@ -2,9 +2,8 @@ import { expect, test } from "bun:test";
 import { eq, sql } from "drizzle-orm";
 import { openDatabase, rowsOf, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
-import { migrations } from "../db/migrations.gen";
 import { users } from "../db/schema";
-import { onPostgres } from "../testing/db";
+import { migrateUpTo, onPostgres } from "../testing/db";
 import { expectTreeInvariants } from "../testing/invariants";
 import { credit, joinUnder } from "../testing/domain";
 import { useDatabase } from "../testing/useHarness";
@@ -143,9 +142,7 @@ test.skipIf(!onPostgres)("a purchase racing the sign-up that moves its buyer to 
 test("upgrading a database from before chains places every user as sign-up would have", async () => {
   const old = await openDatabase({});
   try {
-    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes('ADD COLUMN "chain_id"')));
-    expect(before).toBeGreaterThan(0);
-    await migrate(old, migrations.slice(0, before));
+    await migrateUpTo(old, 'ADD COLUMN "chain_id"');
     // root ─ x ─ z, root ─ y (signed up after x), z with an active level row.
     await old.db.execute(sql`
       INSERT INTO users (id, name, email, password_hash, referral_id, referrer_id, depth, created_at) VALUES

@@ -110,16 +110,18 @@ describe("gathered", () => {
   });
 });
 
+/** The Postgres backend a database handle's statement runs on. */
+const pidOf = async (db: Database["db"]) => rowsOf<{ pid: number }>(await db.execute(sql`SELECT pg_backend_pid() AS pid`))[0]!.pid;
+
 test.skipIf(!onPostgres)("on Postgres the pair reads go on the database's read lane: one connection, its statements queued behind each other, apart from the pool's", async () => {
   const lane = readLaneOf(database.db);
   expect(lane).not.toBe(database.db);
-  const pidOf = async (db: typeof lane, name: string) => rowsOf<{ pid: number }>(await db.execute(sql`SELECT pg_backend_pid() AS pid /* ${sql.raw(name)} */`))[0]!.pid;
-  const lanePid = await pidOf(lane, "lane");
+  const lanePid = await pidOf(lane);
   // Several statements sent at once on the lane: all on its one connection.
   const slow = await Promise.all([1, 2, 3].map(() => runPrepared<{ pid: number }>(lane, "lane_probe", sql`SELECT pg_backend_pid() AS pid, pg_sleep(0.02)`)));
   expect(new Set(slow.map(([row]) => row!.pid))).toEqual(new Set([lanePid]));
   // The pool's connections are others, and a pair read answers from the lane's.
-  expect(await pidOf(database.db, "pool")).not.toBe(lanePid);
+  expect(await pidOf(database.db)).not.toBe(lanePid);
   const read = pairsAtOnce<{ pid: number; who: string }>("lane_pairs_probe", sql`SELECT pg_backend_pid() AS pid, ask.pair->>0 AS who`)(database.db);
   const rows = await Promise.all(["a", "b", "c"].map((who) => read([who, ""])));
   expect(rows.map((row) => [row!.who, row!.pid])).toEqual([["a", lanePid], ["b", lanePid], ["c", lanePid]]);
@@ -138,7 +140,7 @@ test.skipIf(!onPostgres)("on Postgres the read lane comes back by itself after i
   const after = await read(["b", ""]);
   expect(after!.who).toBe("b");
   expect(after!.pid).not.toBe(before);
-  expect(rowsOf<{ pid: number }>(await lane.execute(sql`SELECT pg_backend_pid() AS pid`))[0]!.pid).toBe(after!.pid);
+  expect(await pidOf(lane)).toBe(after!.pid);
 });
 
 describe("rawQuery", () => {

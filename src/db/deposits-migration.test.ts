@@ -2,7 +2,7 @@ import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { openDatabase, rowsOf } from "./client";
 import { migrate } from "./migrate";
-import { migrations } from "./migrations.gen";
+import { migrateUpTo } from "../testing/db";
 import { createAccount } from "../core/ledger";
 import { inTransaction } from "../core/tx";
 import { hexToTron } from "../core/chain/tron";
@@ -21,9 +21,7 @@ type TypedDeposit = [string, string, string, number];
  */
 async function migratedWith(typed: TypedDeposit[], cents: number) {
   const database = await openDatabase({});
-  const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("deposits_live_tx_uq")));
-  expect(before).toBeGreaterThan(0);
-  await migrate(database, migrations.slice(0, before));
+  await migrateUpTo(database, "deposits_live_tx_uq");
   const { db } = database;
   await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
   for (const [id, text, status, minute] of typed) {
@@ -156,9 +154,7 @@ test("migration 0016: a transaction credited before verification under an ID wit
 test("migration 0018: a transaction held by live requests on two networks stays with one of them, an accepted one first; a payout ID recorded twice stays with the first withdrawal", async () => {
   const database = await openDatabase({});
   try {
-    const before = migrations.findIndex((m) => m.sql.some((s) => s.includes("withdrawals_payout_tx_uq")));
-    expect(before).toBeGreaterThan(0);
-    await migrate(database, migrations.slice(0, before));
+    await migrateUpTo(database, "withdrawals_payout_tx_uq");
     const { db } = database;
     await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES ('u1', 'Old Member', 'old@test.local', 'x', 'REF1', 'u1')`);
     // [id, network, status, minutes after the first]: ID claimed on both networks, OTHER too.

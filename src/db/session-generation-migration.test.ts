@@ -3,14 +3,12 @@ import { sql } from "drizzle-orm";
 import { tokenUser } from "../core/sessions";
 import { openDatabase, rowsOf } from "./client";
 import { migrate } from "./migrate";
-import { migrations } from "./migrations.gen";
+import { migrateUpTo } from "../testing/db";
 
 test("migration 0012 moves each session generation from settings onto its user: tokens of the current one still work, older ones still do not", async () => {
   const database = await openDatabase({});
   try {
-    const at = migrations.findIndex((m) => m.sql.some((s) => s.includes('ADD COLUMN "session_generation"')));
-    expect(at).toBeGreaterThan(0);
-    await migrate(database, migrations.slice(0, at));
+    await migrateUpTo(database, 'ADD COLUMN "session_generation"');
     const { db } = database;
     for (const id of ["u1", "u2"]) {
       await db.execute(sql`INSERT INTO users (id, name, email, password_hash, referral_id, chain_id) VALUES (${id}, ${id}, ${`${id}@test.local`}, 'x', ${`REF-${id}`}, ${id})`);

@@ -2,6 +2,7 @@ import postgres from "postgres";
 import { argon2Hasher } from "../core/sessions";
 import { openDatabase, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
+import { migrations } from "../db/migrations.gen";
 import { seed } from "../db/seed";
 
 /** Cheap argon2id for tests; production uses Bun's defaults. */
@@ -11,6 +12,17 @@ export const ADMIN = { email: "admin@test.local", password: "admin-password" };
 /** Set TEST_DATABASE_URL to run the database-facing tests on real Postgres instead of PGlite. */
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || undefined;
 export const onPostgres = Boolean(TEST_DATABASE_URL);
+
+/**
+ * Migrates `database` up to just before the first migration whose SQL holds `marker` (an upgrade
+ * test then writes the old rows and migrates the rest). Fails when no migration after the first
+ * holds it.
+ */
+export async function migrateUpTo(database: Database, marker: string): Promise<void> {
+  const at = migrations.findIndex((m) => m.sql.some((s) => s.includes(marker)));
+  if (at <= 0) throw new Error(`no migration after the first holds ${JSON.stringify(marker)}`);
+  await migrate(database, migrations.slice(0, at));
+}
 
 async function prepareTemplate(database: Database) {
   await migrate(database);
