@@ -1,6 +1,6 @@
 import { withoutQueryParams } from "./errors";
 import { type SQL, sql } from "drizzle-orm";
-import type { Db, Tx } from "../db/client";
+import { type Db, finishBeforeClose, type Tx } from "../db/client";
 import { runPrepared } from "./prepared";
 import type { NotificationKind } from "../shared/constants";
 
@@ -60,26 +60,39 @@ export async function announced(tx: Tx): Promise<string[]> {
   return (row?.events ?? "").split(RECORD_SEPARATOR).filter((e) => e !== "");
 }
 
-/** Events waiting to be published, per database handle, and whether a publish is under way. */
-const outboxes = new WeakMap<Db, { waiting: string[]; busy: boolean }>();
+/**
+ * `gapMs`: at most one NOTIFY transaction per this many milliseconds per process and database: under load
+ * the events of many operations go in one, each a transaction Postgres commits one at a time and
+ * the server sends and reads (one each purchase cost the server about 80 us of CPU and Postgres
+ * 40; bench/RESULTS.md, session 18). An event after a quiet spell goes at once; one under load
+ * waits at most this long, well within what a member watching a screen notices. (Tests lengthen it to see it work.)
+ */
+export const publishing = { gapMs: 10 };
+
+/** Events waiting to be published, per database handle, whether a publish is under way, and when the last began. */
+const outboxes = new WeakMap<Db, { waiting: string[]; busy: boolean; lastAt: number }>();
 
 /**
  * Publishes committed events on EVENTS_CHANNEL. Events that come while a NOTIFY statement is on
- * its way wait and go together in the next one, so a busy process sends few: each is a
- * transaction of its own, which Postgres commits one at a time. Its commit does not wait for the
- * disk (synchronous_commit off: the events are hints, with nothing to keep). A failure is logged; the
- * streams' own catch-up covers what was lost.
+ * its way, or within `publishing.gapMs` of the last one's start, wait and go together in the next, so
+ * a busy process sends few: each is a transaction of its own, which Postgres commits one at a
+ * time. Its commit does not wait for the disk (synchronous_commit off: the events are hints, with
+ * nothing to keep). A failure is logged; the streams' own catch-up covers what was lost.
  */
 export function publish(db: Db, events: string[]): void {
   if (events.length === 0) return;
   let outbox = outboxes.get(db);
-  if (!outbox) outboxes.set(db, (outbox = { waiting: [], busy: false }));
+  if (!outbox) outboxes.set(db, (outbox = { waiting: [], busy: false, lastAt: -Infinity }));
   outbox.waiting.push(...events);
   if (outbox.busy) return;
   outbox.busy = true;
   const box = outbox;
-  void (async () => {
+  // The database's close() waits for the last publish (it may be waiting out the gap).
+  finishBeforeClose(db, (async () => {
     while (box.waiting.length > 0) {
+      const wait = box.lastAt + publishing.gapMs - performance.now();
+      if (wait > 0) await Bun.sleep(wait);
+      box.lastAt = performance.now();
       const batch = box.waiting.splice(0, box.waiting.length);
       try {
         // One statement, its own transaction; the setting lasts to the end of it, its commit.
@@ -93,5 +106,5 @@ export function publish(db: Db, events: string[]): void {
       }
     }
     box.busy = false;
-  })();
+  })());
 }

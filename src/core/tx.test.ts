@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { settings } from "../db/schema";
 import { withHarness } from "../testing/harness";
-import { announce } from "./liveEvents";
+import { announce, publish, publishing } from "./liveEvents";
 import { inTransaction } from "./tx";
 
 /** The read of the announced events (liveEvents.ts `announced`), not their announcement. */
@@ -43,6 +43,34 @@ describe("inTransaction", () => {
       // The publish's parameter is the batch: a JSON list of the events, each a JSON text.
       const published = sent.filter((s) => s.text.includes("pg_notify")).flatMap((s) => s.params.filter((p) => typeof p === "string" && p.startsWith("[")).flatMap((p) => JSON.parse(p as string) as string[]));
       expect(published.map((e) => JSON.parse(e))).toContainEqual({ t: "p" });
+    });
+  });
+});
+
+describe("publish", () => {
+  test("an event after a quiet spell goes at once; those within the gap after it wait and go together in one statement", async () => {
+    await withHarness(async (h) => {
+      const batches: string[][] = [];
+      const db = watched(h.db, (text, params) => {
+        if (text.includes("pg_notify")) batches.push(JSON.parse(params.find((p) => typeof p === "string" && p.startsWith("[")) as string) as string[]);
+        return undefined;
+      });
+      const gap = publishing.gapMs;
+      publishing.gapMs = 1_000;
+      try {
+        publish(db, ['{"t":"p","n":1}']);
+        for (let waited = 0; batches.length === 0 && waited < 500; waited += 5) await Bun.sleep(5);
+        expect(batches).toEqual([['{"t":"p","n":1}']]);
+        await Bun.sleep(20); // its statement done: nothing is on its way
+        // Three more, each published alone: without the gap the first would go at once, by itself.
+        for (const n of [2, 3, 4]) publish(db, [`{"t":"p","n":${n}}`]);
+        await Bun.sleep(200);
+        expect(batches).toHaveLength(1);
+        for (let waited = 0; batches.length === 1 && waited < 2_000; waited += 10) await Bun.sleep(10);
+        expect(batches).toEqual([['{"t":"p","n":1}'], ['{"t":"p","n":2}', '{"t":"p","n":3}', '{"t":"p","n":4}']]);
+      } finally {
+        publishing.gapMs = gap;
+      }
     });
   });
 });

@@ -13,6 +13,29 @@ export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelati
 /** Whether `db` is a transaction (drizzle's transactions can roll back; a database cannot). */
 export const isTransaction = (db: Db | Tx): db is Tx => "rollback" in db;
 
+/**
+ * Work a database handle must see finished before it closes (the live events' last publish,
+ * src/core/liveEvents.ts): `close()` waits for what is registered here first.
+ */
+const unfinished = new WeakMap<Db, Set<Promise<unknown>>>();
+
+/** Registers `work` on `db`: its Database's close() waits for it (a failure is the work's own to report). */
+export function finishBeforeClose(db: Db, work: Promise<unknown>): void {
+  let pending = unfinished.get(db);
+  if (!pending) unfinished.set(db, (pending = new Set()));
+  const settled = work.then(
+    () => {},
+    () => {},
+  );
+  pending.add(settled);
+  void settled.then(() => pending.delete(settled));
+}
+
+/** Waits for the work registered on `db` (finishBeforeClose), including work registered meanwhile. */
+async function finished(db: Db): Promise<void> {
+  for (let pending = unfinished.get(db); pending && pending.size > 0; ) await Promise.all(pending);
+}
+
 export interface Database {
   db: Db;
   kind: "postgres" | "pglite";
@@ -92,6 +115,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       db,
       kind: "postgres",
       close: async () => {
+        await finished(db);
         await Promise.all([client.end({ timeout: 5 }), lane.end({ timeout: 5 })]);
       },
     };
@@ -105,11 +129,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PGlite ignores its options object when the first argument is undefined: pass one object.
     const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, ...(await pgliteAssets()) });
     await client.waitReady;
+    const db = drizzle(client, { schema }) as unknown as Db;
     return {
-      db: drizzle(client, { schema }) as unknown as Db,
+      db,
       kind: "pglite",
       close: async () => {
         try {
+          await finished(db);
           await client.close();
         } finally {
           lock?.release();
