@@ -61,11 +61,12 @@ export async function announced(tx: Tx): Promise<string[]> {
 }
 
 /**
- * `gapMs`: at most one NOTIFY transaction per this many milliseconds per process and database: under load
- * the events of many operations go in one, each a transaction Postgres commits one at a time and
- * the server sends and reads (one each purchase cost the server about 80 us of CPU and Postgres
- * 40; bench/RESULTS.md, session 18). An event after a quiet spell goes at once; one under load
- * waits at most this long, well within what a member watching a screen notices. (Tests lengthen it to see it work.)
+ * `gapMs`: at most one NOTIFY transaction per this many milliseconds, per process and database.
+ * Under load the events of many operations share one; each is a transaction Postgres commits one
+ * at a time, and the server sends and reads. When every purchase made its own, they cost the
+ * server about 70 us of CPU a purchase and Postgres 10 to 40 (bench/RESULTS.md, session 18). An
+ * event after a quiet spell goes at once; one under load waits at most this long, well within
+ * what a member watching a screen notices. (Tests lengthen it to see it work.)
  */
 export const publishing = { gapMs: 10 };
 
