@@ -2,6 +2,8 @@
  * What the statements of a purchase and of GET /api/auth cost Postgres, in instructions:
  *
  *   bun bench/statements.ts [--functions N]   (N: the functions each statement spends most in)
+ *                           [--prototype FILE] (the keyed purchase as one call of a PL/pgSQL
+ *                                 function FILE creates: bench/prototypes/purchase-function.sql)
  *                                 (valgrind and the Postgres server binaries on the machine:
  *                                 `apt-get install -y valgrind postgresql`; PG_BIN=dir to pick them)
  *
@@ -22,7 +24,7 @@
  * transaction runs here without it (the money statement without the activation's row): the same
  * plan, nearly the same work.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -92,6 +94,18 @@ function literal(value: unknown): string {
 const FUNCTIONS = (() => {
   const at = process.argv.indexOf("--functions");
   return at < 0 ? 0 : Number(process.argv[at + 1] ?? 20);
+})();
+
+/**
+ * `--prototype FILE`: after the figures, the purchase as one call of the function `proto_purchase`
+ * that FILE creates (statements separated by blank lines), with the recorded purchase's values,
+ * measured the same way on the same copy, after the product's statements (their rolled-back runs
+ * leave dead rows behind, which can only make the call dearer). Not the product's code: a figure
+ * for deciding whether to move the purchase into the database (bench/RESULTS.md, session 18).
+ */
+const PROTOTYPE = (() => {
+  const at = process.argv.indexOf("--prototype");
+  return at < 0 ? undefined : process.argv[at + 1];
 })();
 
 /** Inclusive instructions per function in a callgrind output (callgrind_annotate's table). */
@@ -200,7 +214,8 @@ try {
     recording = undefined;
     return made;
   };
-  const purchase = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": crypto.randomUUID() });
+  const key = crypto.randomUUID();
+  const purchase = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": key });
   const auth = await request("GET", "/api/auth");
   await client.end();
   pgctl("stop");
@@ -226,6 +241,32 @@ try {
       for (const [fn, n] of top) console.log(`  ${"".padStart(12)}  ${Math.round(n).toLocaleString("en-US").padStart(10)}  ${fn}`);
     }
     console.log(`  ${Math.round(total).toLocaleString("en-US").padStart(12)}  in all, besides the transactions' own begin and end`);
+  }
+  if (PROTOTYPE) {
+    const statements = readFileSync(PROTOTYPE, "utf8")
+      .split(/\n\s*\n/)
+      .filter((part) => part.split("\n").some((line) => line.trim() !== "" && !line.trim().startsWith("--")));
+    for (const statement of statements) instructions([statement]);
+    const params = purchase.flatMap((r) => r.params);
+    const find = (what: string, test: (value: string) => boolean) => {
+      const found = params.find((p): p is string => typeof p === "string" && test(p));
+      if (found === undefined) throw new Error(`--prototype: the purchase's statements hold no ${what}`);
+      return found;
+    };
+    const notes = JSON.parse(find("notification list", (p) => p.startsWith('[{"u":'))) as { t: string }[];
+    const args = [
+      "on", buyer, key, find("request hash", (p) => /^[0-9a-f]{64}$/.test(p)), 200, find("kept answer", (p) => p.startsWith('{"msg"')), "3p", 1, null,
+      find("balance event", (p) => p.startsWith('{"t":"b"')), notes[0]!.t,
+    ];
+    const call = "SELECT proto_purchase($1::text, $2::text, $3::text, $4::text, $5::smallint, $6::text, $7::text, $8::int, $9::bigint, $10::text, $11::text)";
+    const answer = run([join(BIN, "postgres"), "--single", "-j", "-D", before, "postgres"], new Blob([`BEGIN DEFERRABLE;\n\n${call.replace(/\$(\d+)/g, (_, i) => literal(args[Number(i) - 1]))};\n\nROLLBACK;\n\n`]));
+    const transferId = /proto_purchase = "(\d+)"/.exec(answer)?.[1];
+    if (!transferId) throw new Error(`the prototype did not make the purchase:\n${answer.split("\n").filter((l) => /proto_purchase =|ERROR/.test(l)).join("\n")}`);
+    const product = purchase.filter((r) => !/^(begin|commit)\b/i.test(r.text.trim()) && !r.text.includes("ask.ord")).reduce((n, r) => n + perExecution(r.text, r.params), 0);
+    const prototype = perExecution(call, args);
+    console.log(`\nThe same purchase's transaction as one call of ${PROTOTYPE} (a prototype; it answered transfer ${transferId})`);
+    console.log(`  ${Math.round(prototype).toLocaleString("en-US").padStart(12)}  SELECT proto_purchase(...)`);
+    console.log(`  ${Math.round(product).toLocaleString("en-US").padStart(12)}  the product's statements of that transaction, measured again after the figures above (${(prototype / product).toFixed(2)}x)`);
   }
   exitCode = 0;
 } catch (error) {
