@@ -47,6 +47,11 @@ describe("inTransaction", () => {
   });
 });
 
+/** Waits until `done()` holds, looking every 5 ms, for at most `ms`. */
+async function until(done: () => boolean, ms: number) {
+  for (let waited = 0; !done() && waited < ms; waited += 5) await Bun.sleep(5);
+}
+
 describe("publish", () => {
   test("an event after a quiet spell goes at once; those within the gap after it wait and go together in one statement", async () => {
     await withHarness(async (h) => {
@@ -59,14 +64,14 @@ describe("publish", () => {
       publishing.gapMs = 1_000;
       try {
         publish(db, ['{"t":"p","n":1}']);
-        for (let waited = 0; batches.length === 0 && waited < 500; waited += 5) await Bun.sleep(5);
+        await until(() => batches.length > 0, 500);
         expect(batches).toEqual([['{"t":"p","n":1}']]);
         await Bun.sleep(20); // its statement done: nothing is on its way
         // Three more, each published alone: without the gap the first would go at once, by itself.
         for (const n of [2, 3, 4]) publish(db, [`{"t":"p","n":${n}}`]);
         await Bun.sleep(200);
         expect(batches).toHaveLength(1);
-        for (let waited = 0; batches.length === 1 && waited < 2_000; waited += 10) await Bun.sleep(10);
+        await until(() => batches.length > 1, 2_000);
         expect(batches).toEqual([['{"t":"p","n":1}'], ['{"t":"p","n":2}', '{"t":"p","n":3}', '{"t":"p","n":4}']]);
       } finally {
         publishing.gapMs = gap;
