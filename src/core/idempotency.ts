@@ -1,4 +1,4 @@
-import { and, eq, lt, sql } from "drizzle-orm";
+import { and, eq, lt, type Placeholder, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { idempotencyKeys } from "../db/schema";
@@ -16,6 +16,9 @@ export interface StoredAnswer {
   status: number;
   body: string;
 }
+
+/** A record whose values may be given as placeholders of a statement made once. */
+type Sqlable<T> = { [K in keyof T]: T[K] | Placeholder };
 
 /** Keys are kept at least this long; older ones are swept as new ones arrive. */
 export const KEY_RETENTION_HOURS = 48;
@@ -69,7 +72,7 @@ export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: Stored
  * blockMark's), and so, should the BEGIN have failed, nothing is inserted, and nothing hung off
  * `key_reserved` runs.
  */
-function reservationCtes(claim: IdempotencyClaim, answer: StoredAnswer, mark: string) {
+function reservationCtes(claim: Sqlable<IdempotencyClaim>, answer: Sqlable<StoredAnswer>, mark: string | Placeholder) {
   return sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout WHERE ${inBlock} = ${mark}::text),
       key_reserved AS (
         INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
@@ -97,9 +100,20 @@ export class KeyReservation {
     private readonly answer: StoredAnswer = UNANSWERED,
   ) {}
 
-  /** `key_wait` and `key_reserved`, for the head of the first statement's WITH list. */
-  get ctes() {
-    return reservationCtes(this.claim, this.answer, blockMark(this.tx));
+  /**
+   * `key_wait` and `key_reserved`, for the head of the first statement's WITH list, written with
+   * placeholders (the same for every call, so that the statement is made once): `values` fills them.
+   */
+  static readonly ctes = reservationCtes(
+    { userId: sql.placeholder("keyUser"), key: sql.placeholder("key"), requestHash: sql.placeholder("keyHash") },
+    { status: sql.placeholder("keyStatus"), body: sql.placeholder("keyBody") },
+    sql.placeholder("keyMark"),
+  );
+
+  /** The values of `ctes`' placeholders for this call. */
+  get values() {
+    const { claim, answer } = this;
+    return { keyUser: claim.userId, key: claim.key, keyHash: claim.requestHash, keyStatus: answer.status, keyBody: answer.body, keyMark: blockMark(this.tx) };
   }
 
   /** Whether `key_reserved` had its row: throws AlreadyAnswered when the key was taken. */

@@ -6,7 +6,7 @@ import type { Cents } from "../shared/money";
 import { type ErrorCode, isErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
 import { announceSql, type LiveEvent } from "./liveEvents";
-import { runPrepared } from "./prepared";
+import { statementOnce } from "./prepared";
 
 /** The operator's own funds: unplaced pass-ups, withdrawal fees, admin gifts. */
 export const SYSTEM = "system";
@@ -40,13 +40,21 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
 }
 
 /**
- * Writes that go in the statement of a transfer: common table expressions (`name AS (...)`, one
- * or more, comma-separated; not named `moved_first`, `moved_second` or `recorded`). They are given
- * `id`, an expression of the new transfer's id (null when an update was refused, which refuses the
- * whole operation and rolls it back), and `moved`, a condition that holds once the money has moved:
- * a write whose rows are read through it takes its locks after the accounts'.
+ * Writes that go in the statement of a transfer, what an operation records after its money
+ * moved: common table expressions (`name AS (...)`, one or more, comma-separated; not named
+ * `moved_first`, `moved_second` or `recorded`). The statement is made once per `name` (and lock
+ * order): `writes` gives them with placeholders (`sql.placeholder`, named apart from the
+ * transfer's own: prefix them), the same on every call, and `values` fills them for this call.
+ * `writes` is given `id`, an expression of the new transfer's id (null when an update was
+ * refused, which refuses the whole operation and rolls it back), and `moved`, a condition that
+ * holds once the money has moved: a write whose rows are read through it takes its locks after
+ * the accounts'.
  */
-export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
+export interface Alongside {
+  name: string;
+  writes: (transfer: { id: SQL; moved: SQL }) => SQL[];
+  values: Record<string, unknown>;
+}
 
 /**
  * Moves `amount` from one account to another and records it in the ledger. A user account is
@@ -63,7 +71,7 @@ export type Alongside = (transfer: { id: SQL; moved: SQL }) => SQL[];
  * statement's data flow, not the order its parts are written in: the second update matches a
  * row only once the first one has answered its row (EXISTS over the first's RETURNING), and the
  * ledger row is made from both answers. When the first update matches no row, the second updates
- * nothing.
+ * nothing. The statement is made once per shape (transferStatement), and filled on each call.
  *
  * A refused transfer fails its statement (`transfer_refused`, a function of the database that
  * looks up why and raises the refusal's code; docs/rules.md#money): the transaction is aborted
@@ -81,37 +89,69 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
   if (from === to) throw new Error("transfer needs two different accounts");
   if (amount > MAX_BALANCE) return refuse("balance_limit");
 
-  const debit = sql`UPDATE accounts SET balance = balance - ${amount}::bigint WHERE id = ${from}
-    AND (CASE WHEN kind = 'user' THEN balance - held >= ${amount}::bigint ELSE balance >= ${amount - MAX_BALANCE}::bigint END)`;
-  const credit = sql`UPDATE accounts SET balance = balance + ${amount}::bigint WHERE id = ${to} AND balance <= ${MAX_BALANCE - amount}::bigint`;
-  // Row locks are taken in id order, the same order lockAccounts uses: the lower id first.
-  const debitFirst = from < to;
-  // Why nothing was recorded, for transfer_refused: the debit matched no row, or the credit did.
-  const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
   // The members' live streams hear that their balance changed, at commit (src/core/notifications.ts): `signal`.
-  const extra = alongside?.({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
-  const [row] = await runPrepared<{ id: string }>(
-    tx,
-    "ledger_transfer",
-    sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
-      moved_second AS (${debitFirst ? credit : debit} AND EXISTS (SELECT 1 FROM moved_first) RETURNING balance),
-      recorded AS (
-        INSERT INTO transfers (from_account, to_account, amount, kind, from_balance_after, to_balance_after, request_id, program, level)
-        SELECT ${from}::text, ${to}::text, ${amount}::bigint, ${kind}::text, ${sql.raw(debitFirst ? "moved_first.balance, moved_second.balance" : "moved_second.balance, moved_first.balance")},
-          ${input.requestId ?? null}::text, ${input.program ?? null}::text, ${input.level ?? null}::smallint
-        FROM moved_first, moved_second
-        RETURNING id, ${balanceSignal([from, to])} AS signal
-      )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
-      SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
-        CASE WHEN NOT EXISTS (SELECT 1 FROM recorded)
-          THEN transfer_refused(${debitRefused}, ${from}::text, ${to}::text, ${input.insufficientCode ?? "insufficient_balance"}::text) END AS refused`,
-  ).catch((error: unknown) => {
+  const signal = balanceEvent([from, to]);
+  // Row locks are taken in id order, the same order lockAccounts uses: the lower id first.
+  const statement = transferStatement(from < to, signal !== undefined, alongside);
+  const values = {
+    from,
+    to,
+    amount,
+    kind,
+    requestId: input.requestId ?? null,
+    program: input.program ?? null,
+    level: input.level ?? null,
+    insufficient: input.insufficientCode ?? "insufficient_balance",
+    debitFloor: amount - MAX_BALANCE,
+    creditCeiling: MAX_BALANCE - amount,
+    signal: signal ?? null,
+    ...alongside?.values,
+  };
+  const [row] = await statement(tx, values).catch((error: unknown) => {
     const code = transferRefusal(error);
     if (code === NO_ACCOUNT) throw new Error(`transfer from ${from} to ${to}: no such account`);
     if (code) refuse(code);
     throw error;
   });
   return BigInt(row!.id);
+}
+
+type TransferStatement = (tx: Tx, values: Record<string, unknown>) => Promise<{ id: string }[]>;
+const transferStatements = new Map<string, TransferStatement>();
+
+/**
+ * transfer()'s statement for one shape, made once: which account is updated first, whether a
+ * member hears of it, and the writes alongside (by name). Its values are placeholders.
+ */
+function transferStatement(debitFirst: boolean, signals: boolean, alongside: Alongside | undefined): TransferStatement {
+  const shape = `${debitFirst ? "debit" : "credit"} first, ${signals ? "signalled" : "silent"}, ${alongside?.name ?? "alone"}`;
+  let statement = transferStatements.get(shape);
+  if (statement) return statement;
+  const p = (name: string) => sql.placeholder(name);
+  const debit = sql`UPDATE accounts SET balance = balance - ${p("amount")}::bigint WHERE id = ${p("from")}
+    AND (CASE WHEN kind = 'user' THEN balance - held >= ${p("amount")}::bigint ELSE balance >= ${p("debitFloor")}::bigint END)`;
+  const credit = sql`UPDATE accounts SET balance = balance + ${p("amount")}::bigint WHERE id = ${p("to")} AND balance <= ${p("creditCeiling")}::bigint`;
+  // Why nothing was recorded, for transfer_refused: the debit matched no row, or the credit did.
+  const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
+  const signal = signals ? announceSql(sql`${p("signal")}::text`) : sql`null`;
+  const extra = alongside?.writes({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
+  statement = statementOnce<{ id: string }>(
+    alongside ? `ledger_transfer_${alongside.name}` : "ledger_transfer",
+    sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
+      moved_second AS (${debitFirst ? credit : debit} AND EXISTS (SELECT 1 FROM moved_first) RETURNING balance),
+      recorded AS (
+        INSERT INTO transfers (from_account, to_account, amount, kind, from_balance_after, to_balance_after, request_id, program, level)
+        SELECT ${p("from")}::text, ${p("to")}::text, ${p("amount")}::bigint, ${p("kind")}::text, ${sql.raw(debitFirst ? "moved_first.balance, moved_second.balance" : "moved_second.balance, moved_first.balance")},
+          ${p("requestId")}::text, ${p("program")}::text, ${p("level")}::smallint
+        FROM moved_first, moved_second
+        RETURNING id, ${signal} AS signal
+      )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
+      SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
+        CASE WHEN NOT EXISTS (SELECT 1 FROM recorded)
+          THEN transfer_refused(${debitRefused}, ${p("from")}::text, ${p("to")}::text, ${p("insufficient")}::text) END AS refused`,
+  );
+  transferStatements.set(shape, statement);
+  return statement;
 }
 
 /** What transfer_refused raises for an account that does not exist: not a refusal, a bug. */
@@ -134,14 +174,21 @@ function transferRefusal(error: unknown): ErrorCode | typeof NO_ACCOUNT | undefi
 const TRANSFER_REFUSED_HINT = "transfer refused";
 
 /**
- * The live event of the user accounts among `ids` (their available balance changed), announced
- * as a column of the statement that changes it: no round trip of its own, published only after
- * the commit (liveEvents.ts).
+ * The live event of the user accounts among `ids` (their available balance changed), as JSON;
+ * undefined when none of them is a member's.
+ */
+function balanceEvent(ids: string[]): string | undefined {
+  const users = ids.filter((id) => id !== SYSTEM && id !== EXTERNAL);
+  return users.length === 0 ? undefined : JSON.stringify({ t: "b", u: users } satisfies LiveEvent);
+}
+
+/**
+ * balanceEvent announced as a column of the statement that changes the balances: no round trip
+ * of its own, published only after the commit (liveEvents.ts).
  */
 function balanceSignal(ids: string[]) {
-  const users = ids.filter((id) => id !== SYSTEM && id !== EXTERNAL);
-  const event: LiveEvent = { t: "b", u: users };
-  return users.length === 0 ? sql<null>`null` : announceSql(sql`${JSON.stringify(event)}::text`);
+  const event = balanceEvent(ids);
+  return event === undefined ? sql<null>`null` : announceSql(sql`${event}::text`);
 }
 
 /** Adds to (or, with a negative delta, releases) the amount held for pending withdrawals. */

@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { userLevels, users, type Program } from "../db/schema";
@@ -6,15 +6,15 @@ import { FREEZE_AT_CYCLES, type OwnedLevelStatus, SLOTS_PER_LEVEL, type SlotOutc
 import type { ErrorCode } from "../shared/errorCodes";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
-import type { KeyReservation } from "./idempotency";
+import { KeyReservation } from "./idempotency";
 import { type Alongside, SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
-import { type NewNotification, notificationWrites, notifyAll, texts } from "./notifications";
-import { runPrepared } from "./prepared";
+import { type NewNotification, notificationRows, notificationWrites, notifyAll, texts } from "./notifications";
+import { runPrepared, statementOnce } from "./prepared";
 import { sendWithCommit } from "./tx";
 import { lockCaller } from "./users";
-import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk } from "./receiver";
+import { type LockedLevel, lockingWalk, type LockingWalkRow, lockReceiver, peekReceiver, type Walk, walkFrom } from "./receiver";
 
 /** What happens to the money when a buyer takes slot `k` of a matrix (docs/rules.md#slots). */
 export type SlotRule = "paid" | "pass_up" | "complete";
@@ -100,6 +100,65 @@ async function placementLoop(
   }
 }
 
+/** What the activation answers (one row). */
+type ActivationRow = LockingWalkRow & {
+  cost: string | null;
+  current: OwnedLevelStatus | null;
+  previous: OwnedLevelStatus | null;
+  available: string | null;
+  name: string | null;
+  referrer_without: string | null;
+  activated: boolean;
+  key_reserved: boolean;
+};
+
+/**
+ * The activation's statement (see activate), with and without an Idempotency-Key, each made once
+ * with placeholders: `start` (the buyer), `program`, `level`, `expectedCost` (or null), `mark`
+ * (blockMark), and, with a key, KeyReservation's values.
+ */
+const activation = (() => {
+  const { start: buyerId, program, level } = walkFrom;
+  const expectedCost = sql.placeholder("expectedCost");
+  const mark = sql.placeholder("mark");
+  const statement = (keyed: boolean) => {
+    const walk = lockingWalk(buyerId, program, level, sql`EXISTS (SELECT 1 FROM activated)`);
+    return statementOnce<ActivationRow>(
+      keyed ? "purchase_activate_keyed" : "purchase_activate",
+      sql`WITH RECURSIVE ${keyed ? sql`${KeyReservation.ctes},` : sql``} buyer AS MATERIALIZED (
+        SELECT id, chain_id, depth, name, referrer_id FROM users
+        WHERE id = ${buyerId} AND deleted_at IS NULL AND ${keyed ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`${inBlock} = ${mark}::text`}
+        FOR SHARE
+      ),
+      state AS MATERIALIZED (
+        SELECT pl.cost,
+          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int) AS current,
+          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int - 1) AS previous,
+          (SELECT balance - held FROM accounts WHERE id = ${buyerId}) AS available
+        FROM (SELECT 1) one LEFT JOIN program_levels pl ON pl.program = ${program} AND pl.level = ${level}::int
+      ),
+      activated AS (
+        INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
+        SELECT b.id, ${program}::text, ${level}::smallint, 'active', b.chain_id, b.depth
+        FROM buyer b, state s
+        WHERE s.cost IS NOT NULL AND s.current IS NULL AND (${level}::int = 1 OR s.previous IS NOT NULL) AND s.available >= s.cost
+          AND (${expectedCost}::bigint IS NULL OR s.cost = ${expectedCost}::bigint)
+        ON CONFLICT DO NOTHING
+        RETURNING user_id
+      ),
+      ${walk.ctes}
+      SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
+        (SELECT r.id FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)) AS referrer_without,
+        EXISTS (SELECT 1 FROM activated) AS activated,
+        ${keyed ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`true`} AS key_reserved,
+        ${walk.columns}
+      FROM state s LEFT JOIN buyer b ON true ${walk.joins}`,
+    );
+  };
+  return { keyed: statement(true), unkeyed: statement(false) };
+})();
+
 /**
  * docs/rules.md#purchase steps 1 and 2 in one statement. It shares the buyer's users row and
  * reads their chain, depth, name and referrer there: the user_levels row copies the chain and depth
@@ -132,51 +191,8 @@ async function activate(
   key: KeyReservation | undefined,
   expectedCost: Cents | undefined,
 ): Promise<{ cost: Cents; buyer: string; referrerWithout: string | null; firstWalk: LockingWalkRow }> {
-  const walk = lockingWalk(buyerId, program, level, sql`EXISTS (SELECT 1 FROM activated)`);
-  const [row] = await runPrepared<
-    LockingWalkRow & {
-      cost: string | null;
-      current: OwnedLevelStatus | null;
-      previous: OwnedLevelStatus | null;
-      available: string | null;
-      name: string | null;
-      referrer_without: string | null;
-      activated: boolean;
-      key_reserved: boolean;
-    }
-  >(
-    tx,
-    key ? "purchase_activate_keyed" : "purchase_activate",
-    sql`WITH RECURSIVE ${key ? sql`${key.ctes},` : sql``} buyer AS MATERIALIZED (
-        SELECT id, chain_id, depth, name, referrer_id FROM users
-        WHERE id = ${buyerId} AND deleted_at IS NULL AND ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`${inBlock} = ${blockMark(tx)}::text`}
-        FOR SHARE
-      ),
-      state AS MATERIALIZED (
-        SELECT pl.cost,
-          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int) AS current,
-          (SELECT status FROM user_levels WHERE user_id = ${buyerId} AND program = ${program} AND level = ${level}::int - 1) AS previous,
-          (SELECT balance - held FROM accounts WHERE id = ${buyerId}) AS available
-        FROM (SELECT 1) one LEFT JOIN program_levels pl ON pl.program = ${program} AND pl.level = ${level}::int
-      ),
-      activated AS (
-        INSERT INTO user_levels (user_id, program, level, status, chain_id, depth)
-        SELECT b.id, ${program}::text, ${level}::smallint, 'active', b.chain_id, b.depth
-        FROM buyer b, state s
-        WHERE s.cost IS NOT NULL AND s.current IS NULL AND (${level}::int = 1 OR s.previous IS NOT NULL) AND s.available >= s.cost
-          AND (${expectedCost ?? null}::bigint IS NULL OR s.cost = ${expectedCost ?? null}::bigint)
-        ON CONFLICT DO NOTHING
-        RETURNING user_id
-      ),
-      ${walk.ctes}
-      SELECT s.cost::text AS cost, s.current, s.previous, s.available::text AS available, b.name,
-        (SELECT r.id FROM users r WHERE r.id = b.referrer_id AND r.deleted_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM user_levels rl WHERE rl.user_id = r.id AND rl.program = ${program} AND rl.level = ${level}::int)) AS referrer_without,
-        EXISTS (SELECT 1 FROM activated) AS activated,
-        ${key ? sql`EXISTS (SELECT 1 FROM key_reserved)` : sql`true`} AS key_reserved,
-        ${walk.columns}
-      FROM state s LEFT JOIN buyer b ON true ${walk.joins}`,
-  );
+  const values = { start: buyerId, program, level, expectedCost: expectedCost ?? null, mark: blockMark(tx) };
+  const [row] = key ? await activation.keyed(tx, { ...values, ...key.values }) : await activation.unkeyed(tx, values);
   // First: with the key taken, nothing else was read as the purchase's.
   key?.settle(row?.key_reserved === true);
   // Every refusal below comes before anything is written but the key's row: the activation's
@@ -216,32 +232,57 @@ interface Fill {
  * (their ids grow with the steps), naming the transfer; each filled owner's level row; and,
  * after the money moved (lock order: the heads come after the accounts), the notifications.
  * The level rows were locked FOR UPDATE by the loop, so writing them takes no lock. (No step of
- * the loop reads a row an earlier step filled: each walk starts above it.)
+ * the loop reads a row an earlier step filled: each walk starts above it.) The writes are the
+ * same on every purchase (`purchaseWriting`); these are their values.
  */
 function purchaseWrites(buyerId: string, program: Program, level: number, cost: Cents, steps: Step[], fills: Fill[], notes: NewNotification[]): Alongside {
   const stepRows = steps.map((s) => ({ owner: s.ownerId, slot: s.slot, cycle: s.cycle, outcome: s.outcome }));
   const fillRows = fills.map((f) => ({ user: f.userId, slots: f.slots, cycles: f.cycles, status: f.status }));
-  return (transfer) => [
-    sql`purchase_placed AS (
+  return {
+    ...purchaseWriting,
+    values: {
+      pBuyer: buyerId,
+      pProgram: program,
+      pLevel: level,
+      pCost: cost,
+      pSteps: JSON.stringify(stepRows),
+      pFills: JSON.stringify(fillRows),
+      pFillUsers: JSON.stringify(fillRows.map((row) => row.user)),
+      pNotes: notificationRows(notes),
+    },
+  };
+}
+
+/** The writes of purchaseWrites, with placeholders (prefixed `p`). */
+const purchaseWriting = (() => {
+  const p = (name: string) => sql.placeholder(name);
+  return {
+    name: "purchase",
+    writes: (transfer: { id: SQL; moved: SQL }) => [
+      sql`purchase_placed AS (
       INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
-      SELECT ${buyerId}::text, s.v->>'owner', ${program}::text, ${level}::smallint, (s.v->>'slot')::smallint,
-        (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${cost}::bigint
-      FROM jsonb_array_elements(${JSON.stringify(stepRows)}::jsonb) WITH ORDINALITY s(v, ord)
+      SELECT ${p("pBuyer")}::text, s.v->>'owner', ${p("pProgram")}::text, ${p("pLevel")}::smallint, (s.v->>'slot')::smallint,
+        (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${p("pCost")}::bigint
+      FROM jsonb_array_elements(${p("pSteps")}::jsonb) WITH ORDINALITY s(v, ord)
       ORDER BY s.ord
     )`,
-    sql`purchase_filled AS (
+      sql`purchase_filled AS (
       UPDATE user_levels ul
       SET slots = ARRAY(SELECT e.id FROM jsonb_array_elements_text(f.v->'slots') WITH ORDINALITY e(id, n) ORDER BY e.n),
         cycles = (f.v->>'cycles')::int, status = f.v->>'status'
-      FROM jsonb_array_elements(${JSON.stringify(fillRows)}::jsonb) f(v)
+      FROM jsonb_array_elements(${p("pFills")}::jsonb) f(v)
       -- The ids again as an array: the planner then reads the owners' rows by primary key, where
       -- the join alone let it scan every level row.
-      WHERE ul.user_id = f.v->>'user' AND ul.user_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${JSON.stringify(fillRows.map((row) => row.user))}::jsonb)))
-        AND ul.program = ${program} AND ul.level = ${level}::int
+      WHERE ul.user_id = f.v->>'user' AND ul.user_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${p("pFillUsers")}::jsonb)))
+        AND ul.program = ${p("pProgram")} AND ul.level = ${p("pLevel")}::int
     )`,
-    notificationWrites(notes, transfer.moved),
-  ];
-}
+      notificationWrites(p("pNotes"), transfer.moved),
+    ],
+  };
+})();
+
+/** A free level's purchase moves no money: its writes alone, with no transfer to name. */
+const freePurchase = statementOnce("purchase_free", sql`WITH ${sql.join(purchaseWriting.writes({ id: sql`NULL::bigint`, moved: sql`true` }), sql`, `)} SELECT 1`);
 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
@@ -286,8 +327,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     // last statement, sent with the COMMIT: a refused transfer fails it, and so the transaction.
     sendWithCommit(tx, transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes));
   } else {
-    const ctes = writes({ id: sql`NULL::bigint`, moved: sql`true` });
-    await runPrepared(tx, "purchase_free", sql`WITH ${sql.join(ctes, sql`, `)} SELECT 1`);
+    await freePurchase(tx, writes.values);
   }
   const missed: MissedRecord[] = recorded.map(({ userId, reason }) => ({ userId, reason }));
   return { payee, cost, steps, missed };
@@ -325,6 +365,14 @@ function purchaseNotifications(buyer: string, buyerId: string, program: Program,
   }
   return notes;
 }
+
+/** An unfrozen level starts again: active, no cycles, empty slots (placeholders prefixed `u`). */
+const reactivate = sql`UPDATE user_levels SET status = 'active', cycles = 0, slots = '{}'::text[], activated_at = ${sql.placeholder("uAt")}::timestamptz
+  WHERE user_id = ${sql.placeholder("uUser")} AND program = ${sql.placeholder("uProgram")} AND level = ${sql.placeholder("uLevel")}::int`;
+/** The reactivation written with the unfreeze's transfer. */
+const reactivation = { name: "unfreeze", writes: () => [sql`unfreeze_reactivated AS (${reactivate})`] };
+/** The reactivation alone, for a level whose unfreezing is free. */
+const freeReactivation = statementOnce("unfreeze_free", reactivate);
 
 /**
  * Unfreezes (program, level) for `userId`: pays unfreezeCost to receiver(user) or `system`,
@@ -369,13 +417,12 @@ export async function unfreezeLevel(
   const payee = receiver?.userId ?? SYSTEM;
   const recorded = await recordMissed(tx, userId, program, level, unfreezeCost, passed);
   // The user's level row (locked above) starts again: written with the transfer when there is one.
-  const reactivate = sql`UPDATE user_levels SET status = 'active', cycles = 0, slots = '{}'::text[], activated_at = ${new Date().toISOString()}::timestamptz
-    WHERE user_id = ${userId} AND program = ${program} AND level = ${level}::int`;
+  const reactivated = { uUser: userId, uProgram: program, uLevel: level, uAt: new Date().toISOString() };
   let paid: bigint | undefined;
   if (unfreezeCost > 0n) {
-    paid = await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level }, () => [sql`unfreeze_reactivated AS (${reactivate})`]);
+    paid = await transfer(tx, { from: userId, to: payee, amount: unfreezeCost, kind: "unfreeze", program, level }, { ...reactivation, values: reactivated });
   } else {
-    await runPrepared(tx, "unfreeze_free", reactivate);
+    await freeReactivation(tx, reactivated);
   }
   const name = payer.name ?? "A member";
   const notes: NewNotification[] = missedNotifications(recorded, name, "unfreeze", program, level, unfreezeCost);

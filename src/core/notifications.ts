@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gt, inArray, isNull, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { isTransaction, rowsOf } from "../db/client";
 import { notifications, notificationSettings, users, type Program } from "../db/schema";
@@ -13,7 +13,7 @@ import {
 import { refuse } from "./errors";
 import { formatUsdt, type Cents } from "../shared/money";
 import { pageCount } from "./util";
-import { runPrepared } from "./prepared";
+import { statementOnce } from "./prepared";
 import { announce, announceSql, publish, type LiveEvent } from "./liveEvents";
 
 /**
@@ -55,24 +55,34 @@ export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [
  */
 export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> {
   if (list.length === 0) return;
-  await runPrepared(tx, "notify_all", sql`WITH ${notificationWrites(list)} SELECT count(*) FROM notified`);
+  await notifyAllStatement(tx, { notes: notificationRows(list) });
+}
+
+const notifyAllStatement = statementOnce("notify_all", sql`WITH ${notificationWrites(sql.placeholder("notes"))} SELECT count(*) FROM notified`);
+
+/**
+ * `list` as notificationWrites takes it: JSON, sorted by member (`u`), with each one's kind
+ * (`k`), event key (`e`), text (`t`), data (`d`, left out when there is none: the column is then
+ * null) and whether the member may mute its kind (`m`).
+ */
+export function notificationRows(list: NewNotification[]): string {
+  const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
+  return JSON.stringify(sorted.map((n) => ({ u: n.userId, k: n.kind, e: n.eventKey, t: n.text, d: n.data, m: NOTIFICATION_KIND_INFO[n.kind].mutable })));
 }
 
 /**
  * notifyAll's writes, as common table expressions for a bigger statement (the last, `notified`,
- * the notifications written). The heads are upserted only from rows read through `after` (a
- * condition), so an operation that records its notifications in the statement that moves its
- * money (transfer's `alongside`, with its `moved`) still locks them after the accounts. Every
- * head is locked before any notification is inserted: the insert reads the heads' upsert through
- * a sort, which has all of its input before it hands over a row.
+ * the notifications written), of `rows` (notificationRows: a placeholder of a statement made
+ * once). The heads are upserted only from rows read through `after` (a condition), so an
+ * operation that records its notifications in the statement that moves its money (transfer's
+ * `alongside`, with its `moved`) still locks them after the accounts. Every head is locked before
+ * any notification is inserted: the insert reads the heads' upsert through a sort, which has all
+ * of its input before it hands over a row.
  */
-export function notificationWrites(list: NewNotification[], after: SQL = sql`true`): SQL {
-  const sorted = [...list].sort((a, b) => (a.userId < b.userId ? -1 : a.userId > b.userId ? 1 : 0));
-  // `d` is left out when there is no data: the column is then null.
-  const rows = sorted.map((n) => ({ u: n.userId, k: n.kind, e: n.eventKey, t: n.text, d: n.data, m: NOTIFICATION_KIND_INFO[n.kind].mutable }));
+export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): SQL {
   return sql`notify_wanted AS (
       SELECT x.v->>'u' AS user_id, x.v->>'k' AS kind, x.v->>'e' AS event_key, x.v->>'t' AS text, x.v->'d' AS data, x.ord
-      FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) WITH ORDINALITY x(v, ord)
+      FROM jsonb_array_elements(${rows}::jsonb) WITH ORDINALITY x(v, ord)
       WHERE NOT ((x.v->>'m')::boolean
         AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = x.v->>'u' AND x.v->>'k' = ANY (s.muted)))
     ),

@@ -18,10 +18,11 @@ const dialect = new PgDialect();
  *
  * Query builders get the same with `.prepare(name)` before `.execute()`.
  *
- * The statements of a purchase are made on every call, of many nested parts: their text is made
- * by `rawQuery` where it can, and on postgres.js the statement goes straight to the driver, as
- * drizzle's execute would send it, without its tracing spans and result cache (the two took a
- * fifth of the server's time per purchase; bench/RESULTS.md).
+ * On postgres.js the statement goes straight to the driver, as drizzle's execute would send it,
+ * without its tracing spans and result cache (the two took a fifth of the server's time per
+ * purchase; bench/RESULTS.md). A statement of many parts run on every call of a busy path is
+ * better made once, with placeholders (statementOnce): making the purchase's statements on every
+ * call cost the server about 110 of its 630 us of CPU a purchase (bench/RESULTS.md, session 19).
  */
 export async function runPrepared<Row>(db: Db | Tx, name: string, query: SQL): Promise<Row[]> {
   const built = rawQuery(query) ?? dialect.sqlToQuery(query);
@@ -76,18 +77,24 @@ export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undef
 }
 
 /**
- * A raw statement with placeholders (`sql.placeholder(name)`), prepared once for `db`: call it
- * with the placeholders' values. Like runPrepared, without making the text again on every call.
+ * A raw statement with placeholders (`sql.placeholder(name)`), made once: run it on any database
+ * handle or transaction with the placeholders' values. Like runPrepared, without making the text
+ * again on every call: for statements of many parts on a busy path (the purchase's).
  */
-export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Record<string, unknown>) => Promise<Row[]> {
+export function statementOnce<Row>(name: string, query: SQL): (db: Db | Tx, values: Record<string, unknown>) => Promise<Row[]> {
   const built = dialect.sqlToQuery(query);
-  const send = driverOf(db);
-  if (!send) {
-    const prepared = db._.session.prepareQuery(built, undefined, name, false);
-    return async (values) => rowsOf<Row>(await prepared.execute(values));
-  }
   const fill = fillerOf(built.params);
-  return async (values) => (await send(built.sql, fill(values))) as Row[];
+  return async (db, values) => {
+    const send = driverOf(db);
+    if (!send) return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, name, false).execute(values));
+    return (await send(built.sql, fill(values))) as Row[];
+  };
+}
+
+/** statementOnce's statement bound to `db`: call it with the placeholders' values. */
+export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Record<string, unknown>) => Promise<Row[]> {
+  const run = statementOnce<Row>(name, query);
+  return (values) => run(db, values);
 }
 
 /**

@@ -1,8 +1,8 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { users, type Program } from "../db/schema";
 import type { OwnedLevelStatus } from "../shared/constants";
-import { runPrepared } from "./prepared";
+import { statementOnce } from "./prepared";
 
 /** A matrix owner as the placement loop needs it: their level's completed cycles and slots. */
 export interface LockedLevel {
@@ -38,22 +38,26 @@ export interface Walk<Found> {
  * its row and re-check (lockReceiver).
  */
 export async function walkUp(tx: Tx | Db, startId: string, program: Program, level: number): Promise<Walk<LockedLevel>> {
-  const [row] = await runPrepared<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
-    tx,
-    "receiver_walk",
-    sql`WITH RECURSIVE ${walkCtes(startId, program, level)} SELECT found, cycles, slots, passed FROM walk`,
-  );
+  const [row] = await walkStatement(tx, { start: startId, program, level });
   const passed = row?.passed ?? [];
   if (!row?.found) return { receiver: null, passed };
   return { receiver: { userId: row.found, cycles: Number(row.cycles), slots: row.slots ?? [] }, passed };
 }
+
+/** The walk's values, as the statements that hold it take them: placeholders, filled at each call. */
+export const walkFrom = { start: sql.placeholder("start"), program: sql.placeholder("program"), level: sql.placeholder("level") };
+
+const walkStatement = statementOnce<{ found: string | null; cycles: number | null; slots: string[] | null; passed: string[] | null }>(
+  "receiver_walk",
+  sql`WITH RECURSIVE ${walkCtes(walkFrom.start, walkFrom.program, walkFrom.level)} SELECT found, cycles, slots, passed FROM walk`,
+);
 
 /**
  * The walk of walkUp as common table expressions, the last of them `walk` (one row: `found`,
  * its `cycles` and `slots` as read, and `passed`), for statements that go on with what it found.
  * One of them is recursive: the statement's WITH must be WITH RECURSIVE.
  */
-function walkCtes(startId: string, program: Program, level: number) {
+function walkCtes(startId: Placeholder, program: Placeholder, level: Placeholder) {
   // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
   const deepestEligible = sql`LEFT JOIN LATERAL (
     SELECT ul.user_id, ul.depth, ul.cycles, ul.slots FROM user_levels ul JOIN users e ON e.id = ul.user_id
@@ -138,7 +142,7 @@ export interface LockingWalkRow {
  * earlier parts (a CTE of theirs having a row), `locked` reads it first: the statement's own
  * locks and writes come before the candidate's.
  */
-export function lockingWalk(from: string, program: Program, level: number, after?: SQL) {
+export function lockingWalk(from: Placeholder, program: Placeholder, level: Placeholder, after?: SQL) {
   return {
     ctes: sql`${walkCtes(from, program, level)},
       locked AS MATERIALIZED (
@@ -153,9 +157,13 @@ export function lockingWalk(from: string, program: Program, level: number, after
   };
 }
 
+const lockingWalkStatement = (() => {
+  const parts = lockingWalk(walkFrom.start, walkFrom.program, walkFrom.level);
+  return statementOnce<LockingWalkRow>("receiver_lock", sql`WITH RECURSIVE ${parts.ctes} SELECT ${parts.columns} FROM (SELECT 1) one ${parts.joins}`);
+})();
+
 async function lockingWalkOnce(tx: Tx, from: string, program: Program, level: number): Promise<LockingWalkRow> {
-  const parts = lockingWalk(from, program, level);
-  const [row] = await runPrepared<LockingWalkRow>(tx, "receiver_lock", sql`WITH RECURSIVE ${parts.ctes} SELECT ${parts.columns} FROM (SELECT 1) one ${parts.joins}`);
+  const [row] = await lockingWalkStatement(tx, { start: from, program, level });
   if (!row) throw new Error("the receiver walk answered no row");
   return row;
 }
