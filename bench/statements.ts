@@ -34,7 +34,6 @@ import { argon2Hasher } from "../src/core/sessions";
 import { inTransaction } from "../src/core/tx";
 import { openDatabase, type Db } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
-import * as schema from "../src/db/schema";
 import { seed } from "../src/db/seed";
 import { createApp } from "../src/server/app";
 import { loadConfig } from "../src/server/config";
@@ -199,7 +198,7 @@ try {
     connection: { plan_cache_mode: "force_generic_plan", random_page_cost: "1.1" },
     debug: (_connection, text, params) => void recording?.push({ text, params }),
   });
-  const app = createApp({ db: drizzle(client, { schema }) as unknown as Db, config: loadConfig({ SIGNUP_LIMIT: "0" }), hasher, jwtSecret: SECRET });
+  const app = createApp({ db: drizzle(client) as unknown as Db, config: loadConfig({ SIGNUP_LIMIT: "0" }), hasher, jwtSecret: SECRET });
   const token = await issueToken(SECRET, buyer);
   const request = async (method: string, path: string, headers: Record<string, string> = {}) => {
     recording = [];

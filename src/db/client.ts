@@ -3,12 +3,15 @@ import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } f
 import { join, resolve } from "node:path";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { pgliteAssets } from "./pglite-assets";
-import * as schema from "./schema";
 
-export type Schema = typeof schema;
-/** Either driver's database; a transaction handle is one too. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * Either driver's database; a transaction handle is one too. Without drizzle's relational
+ * queries (`db.query.*`): the code writes its statements with the query builder or as SQL, and a
+ * handle made with the schema builds a query object per table for every transaction it opens.
+ */
+export type Db = PgDatabase<PgQueryResultHKT, NoSchema, ExtractTablesWithRelations<NoSchema>>;
+export type Tx = PgTransaction<PgQueryResultHKT, NoSchema, ExtractTablesWithRelations<NoSchema>>;
+type NoSchema = Record<string, never>;
 
 /** Whether `db` is a transaction (drizzle's transactions can roll back; a database cannot). */
 export const isTransaction = (db: Db | Tx): db is Tx => "rollback" in db;
@@ -109,8 +112,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const client = connect(options.max ?? 10);
     // Connected at its first read, like the pool's connections.
     const lane = connect(1);
-    const db = drizzle(client, { schema }) as unknown as Db;
-    readLanes.set(db, drizzle(lane, { schema }) as unknown as Db);
+    const db = drizzle(client) as unknown as Db;
+    readLanes.set(db, drizzle(lane) as unknown as Db);
     return {
       db,
       kind: "postgres",
@@ -129,7 +132,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     // PGlite ignores its options object when the first argument is undefined: pass one object.
     const client = new PGlite({ dataDir: options.dataDir, loadDataDir: options.loadDataDir, ...(await pgliteAssets()) });
     await client.waitReady;
-    const db = drizzle(client, { schema }) as unknown as Db;
+    const db = drizzle(client) as unknown as Db;
     return {
       db,
       kind: "pglite",
