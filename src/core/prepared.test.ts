@@ -5,7 +5,7 @@ import { users } from "../db/schema";
 import { ADMIN, onPostgres } from "../testing/db";
 import { useDatabase } from "../testing/useHarness";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { gathered, pairsAtOnce, preparedRaw, rawQuery, runPrepared } from "./prepared";
+import { gathered, pairsAtOnce, preparedRaw, rawQuery, runPrepared, statementOnce } from "./prepared";
 
 let database: Database;
 useDatabase((made) => (database = made));
@@ -18,6 +18,17 @@ test("a raw prepared statement refuses a call without its placeholder's value, a
   const error = await broken({ zero: 0 }).catch((e: unknown) => e);
   expect(String((error as Error).message)).toContain("Failed query");
   expect(String(((error as Error).cause as Error)?.message)).toContain("division by zero");
+});
+
+test("a statement made once runs on a handle and in a transaction, each placeholder filled wherever it appears, with each call's values", async () => {
+  const statement = statementOnce<{ same: boolean; email: string }>(
+    "once_test",
+    sql`SELECT ${sql.placeholder("email")}::text = email AS same, ${sql.placeholder("email")}::text AS email FROM users WHERE email = ${sql.placeholder("email")}`,
+  );
+  expect(await statement(database.db, { email: ADMIN.email })).toEqual([{ same: true, email: ADMIN.email }]);
+  expect(await statement(database.db, { email: "nobody@example.com" })).toEqual([]);
+  const inside = await database.db.transaction((tx) => statement(tx, { email: ADMIN.email }));
+  expect(inside).toEqual([{ same: true, email: ADMIN.email }]);
 });
 
 describe("gathered", () => {
