@@ -1,9 +1,9 @@
-import { and, eq, lt, type Placeholder, sql } from "drizzle-orm";
+import { and, eq, lt, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { blockMark, inBlock } from "../db/pipelinedBegin";
 import { idempotencyKeys } from "../db/schema";
 import { refuse } from "./errors";
-import { preparedPer, runPrepared } from "./prepared";
+import { preparedPer, statementOnce } from "./prepared";
 
 /** A money call made with an Idempotency-Key: who, which key, and a hash of what was asked. */
 export interface IdempotencyClaim {
@@ -16,9 +16,6 @@ export interface StoredAnswer {
   status: number;
   body: string;
 }
-
-/** A record whose values may be given as placeholders of a statement made once. */
-type Sqlable<T> = { [K in keyof T]: T[K] | Placeholder };
 
 /** Keys are kept at least this long; older ones are swept as new ones arrive. */
 export const KEY_RETENTION_HOURS = 48;
@@ -54,13 +51,14 @@ const UNANSWERED: StoredAnswer = { status: 0, body: "" };
  * KeyReservation instead, and saves the round trip.
  */
 export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer = UNANSWERED): Promise<void> {
-  const reserved = await runPrepared(tx, "idempotency_reserve", sql`WITH ${reservationCtes(claim, answer, blockMark(tx))} SELECT 1 FROM key_reserved`);
+  const reserved = await reserveStatement(tx, reservationValues(tx, claim, answer));
   if (reserved.length === 0) throw new AlreadyAnswered();
 }
 
 /**
- * The reservation of reserveKey as two common table expressions, for the head of a WITH list:
- * `key_reserved` has one row when the key was reserved, none when it was taken.
+ * The reservation of reserveKey as two common table expressions, for the head of a WITH list, with
+ * placeholders (reservationValues fills them): `key_reserved` has one row when the key was
+ * reserved, none when it was taken.
  *
  * lock_timeout is set (for this transaction) before the insert can wait on a twin's row, since
  * the insert reads its row from that setting's CTE, and set back to 0 by the inserted row's
@@ -68,20 +66,26 @@ export async function reserveKey(tx: Tx, claim: IdempotencyClaim, answer: Stored
  * undoes the setting too.
  *
  * They may be the first statement of a transaction whose BEGIN went out with them
- * (src/db/pipelinedBegin.ts): `key_wait` has its row only inside that transaction (`mark` is
+ * (src/db/pipelinedBegin.ts): `key_wait` has its row only inside that transaction (`keyMark` is
  * blockMark's), and so, should the BEGIN have failed, nothing is inserted, and nothing hung off
  * `key_reserved` runs.
  */
-function reservationCtes(claim: Sqlable<IdempotencyClaim>, answer: Sqlable<StoredAnswer>, mark: string | Placeholder) {
-  return sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout WHERE ${inBlock} = ${mark}::text),
+const RESERVATION_CTES = sql`key_wait AS MATERIALIZED (SELECT set_config('lock_timeout', '300ms', true) AS lock_timeout WHERE ${inBlock} = ${sql.placeholder("keyMark")}::text),
       key_reserved AS (
         INSERT INTO idempotency_keys (user_id, key, request_hash, status, body)
-        SELECT ${claim.userId}::text, ${claim.key}::text, ${claim.requestHash}::text, ${answer.status}::smallint, ${answer.body}::text
+        SELECT ${sql.placeholder("keyUser")}::text, ${sql.placeholder("key")}::text, ${sql.placeholder("keyHash")}::text,
+          ${sql.placeholder("keyStatus")}::smallint, ${sql.placeholder("keyBody")}::text
         FROM key_wait WHERE key_wait.lock_timeout IS NOT NULL
         ON CONFLICT DO NOTHING
         RETURNING set_config('lock_timeout', '0', true) AS lock_timeout
       )`;
+
+/** The values of RESERVATION_CTES' placeholders: the key's row, and the transaction's mark. */
+function reservationValues(tx: Tx, claim: IdempotencyClaim, answer: StoredAnswer) {
+  return { keyUser: claim.userId, key: claim.key, keyHash: claim.requestHash, keyStatus: answer.status, keyBody: answer.body, keyMark: blockMark(tx) };
 }
+
+const reserveStatement = statementOnce("idempotency_reserve", sql`WITH ${RESERVATION_CTES} SELECT 1 FROM key_reserved`);
 
 /**
  * The key's reservation (reserveKey) made by the operation's own first statement: one statement,
@@ -104,16 +108,11 @@ export class KeyReservation {
    * `key_wait` and `key_reserved`, for the head of the first statement's WITH list, written with
    * placeholders (the same for every call, so that the statement is made once): `values` fills them.
    */
-  static readonly ctes = reservationCtes(
-    { userId: sql.placeholder("keyUser"), key: sql.placeholder("key"), requestHash: sql.placeholder("keyHash") },
-    { status: sql.placeholder("keyStatus"), body: sql.placeholder("keyBody") },
-    sql.placeholder("keyMark"),
-  );
+  static readonly ctes = RESERVATION_CTES;
 
   /** The values of `ctes`' placeholders for this call. */
   get values() {
-    const { claim, answer } = this;
-    return { keyUser: claim.userId, key: claim.key, keyHash: claim.requestHash, keyStatus: answer.status, keyBody: answer.body, keyMark: blockMark(this.tx) };
+    return reservationValues(this.tx, this.claim, this.answer);
   }
 
   /** Whether `key_reserved` had its row: throws AlreadyAnswered when the key was taken. */
