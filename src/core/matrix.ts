@@ -10,7 +10,7 @@ import { KeyReservation } from "./idempotency";
 import { type Alongside, SYSTEM, transfer } from "./ledger";
 import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
-import { type NewNotification, notificationRows, notificationWrites, notifyAll, texts } from "./notifications";
+import { type NewNotification, notificationRows, notificationValues, notificationWrite, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared, statementOnce } from "./prepared";
 import { sendWithCommit } from "./tx";
 import { lockCaller } from "./users";
@@ -233,18 +233,41 @@ interface Fill {
  * after the money moved (lock order: the heads come after the accounts), the notifications.
  * The level rows were locked FOR UPDATE by the loop, so writing them takes no lock. (No step of
  * the loop reads a row an earlier step filled: each walk starts above it.) The writes are the
- * same on every purchase (`purchaseWriting`); these are their values.
+ * same on every purchase of a shape; these are their values.
+ *
+ * Two shapes: most purchases are one step that fills at most one owner's row and tells at most
+ * one member (`purchaseWritingOne`, its rows as values of their own); any other takes lists
+ * (`purchaseWriting`, its rows as JSON). The two write the same rows: Postgres sets up every
+ * part of a statement's plan on each run, and the lists' parts (reading JSON, grouping, joining,
+ * sorting) cost more than the one purchase's writes (bench/RESULTS.md, session 20).
  */
 function purchaseWrites(buyerId: string, program: Program, level: number, cost: Cents, steps: Step[], fills: Fill[], notes: NewNotification[]): Alongside {
+  const purchase = { pBuyer: buyerId, pProgram: program, pLevel: level, pCost: cost };
+  const [step] = steps;
+  if (steps.length === 1 && step && fills.length <= 1 && notes.length <= 1) {
+    const fill = fills[0];
+    return {
+      ...purchaseWritingOne,
+      values: {
+        ...purchase,
+        pOwner: step.ownerId,
+        pSlot: step.slot,
+        pCycle: step.cycle,
+        pOutcome: step.outcome,
+        pFillUser: fill?.userId ?? null,
+        pSlots: fill?.slots ?? [],
+        pCycles: fill?.cycles ?? 0,
+        pStatus: fill?.status ?? "active",
+        ...notificationValues("pN", notes[0]),
+      },
+    };
+  }
   const stepRows = steps.map((s) => ({ owner: s.ownerId, slot: s.slot, cycle: s.cycle, outcome: s.outcome }));
   const fillRows = fills.map((f) => ({ user: f.userId, slots: f.slots, cycles: f.cycles, status: f.status }));
   return {
     ...purchaseWriting,
     values: {
-      pBuyer: buyerId,
-      pProgram: program,
-      pLevel: level,
-      pCost: cost,
+      ...purchase,
       pSteps: JSON.stringify(stepRows),
       pFills: JSON.stringify(fillRows),
       pFillUsers: JSON.stringify(fillRows.map((row) => row.user)),
@@ -253,20 +276,20 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
   };
 }
 
-/** The writes of purchaseWrites, with placeholders (prefixed `p`). */
-const purchaseWriting = (() => {
-  const p = (name: string) => sql.placeholder(name);
-  return {
-    name: "purchase",
-    writes: (transfer: { id: SQL; moved: SQL }) => [
-      sql`purchase_placed AS (
+const p = (name: string) => sql.placeholder(name);
+
+/** The writes of purchaseWrites for lists of steps, fills and notifications, with placeholders (prefixed `p`). */
+const purchaseWriting = {
+  name: "purchase",
+  writes: (transfer: { id: SQL; moved: SQL }) => [
+    sql`purchase_placed AS (
       INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
       SELECT ${p("pBuyer")}::text, s.v->>'owner', ${p("pProgram")}::text, ${p("pLevel")}::smallint, (s.v->>'slot')::smallint,
         (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${p("pCost")}::bigint
       FROM jsonb_array_elements(${p("pSteps")}::jsonb) WITH ORDINALITY s(v, ord)
       ORDER BY s.ord
     )`,
-      sql`purchase_filled AS (
+    sql`purchase_filled AS (
       UPDATE user_levels ul
       SET slots = ARRAY(SELECT e.id FROM jsonb_array_elements_text(f.v->'slots') WITH ORDINALITY e(id, n) ORDER BY e.n),
         cycles = (f.v->>'cycles')::int, status = f.v->>'status'
@@ -276,13 +299,40 @@ const purchaseWriting = (() => {
       WHERE ul.user_id = f.v->>'user' AND ul.user_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${p("pFillUsers")}::jsonb)))
         AND ul.program = ${p("pProgram")} AND ul.level = ${p("pLevel")}::int
     )`,
-      notificationWrites(p("pNotes"), transfer.moved),
-    ],
-  };
-})();
+    notificationWrites(p("pNotes"), transfer.moved),
+  ],
+};
 
-/** A free level's purchase moves no money: its writes alone, with no transfer to name. */
-const freePurchase = statementOnce("purchase_free", sql`WITH ${sql.join(purchaseWriting.writes({ id: sql`NULL::bigint`, moved: sql`true` }), sql`, `)} SELECT 1`);
+/**
+ * The writes of purchaseWrites for one step, at most one fill (none: `pFillUser` null) and at
+ * most one notification (notificationWrite, prefixed `pN`).
+ */
+const purchaseWritingOne = {
+  name: "purchase_one",
+  writes: (transfer: { id: SQL; moved: SQL }) => [
+    sql`purchase_placed AS (
+      INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
+      VALUES (${p("pBuyer")}::text, ${p("pOwner")}::text, ${p("pProgram")}::text, ${p("pLevel")}::smallint, ${p("pSlot")}::smallint,
+        ${p("pCycle")}::int, ${p("pOutcome")}::text, ${transfer.id}, ${p("pCost")}::bigint)
+    )`,
+    sql`purchase_filled AS (
+      UPDATE user_levels SET slots = ${p("pSlots")}::text[], cycles = ${p("pCycles")}::int, status = ${p("pStatus")}::text
+      WHERE user_id = ${p("pFillUser")}::text AND program = ${p("pProgram")} AND level = ${p("pLevel")}::int
+    )`,
+    notificationWrite("pN", transfer.moved),
+  ],
+};
+
+/**
+ * A free level's purchase moves no money: its writes alone, with no transfer to name; one
+ * statement per shape of purchaseWrites, made once.
+ */
+const freePurchase = (() => {
+  const statement = (writing: typeof purchaseWriting) =>
+    statementOnce(`${writing.name}_free`, sql`WITH ${sql.join(writing.writes({ id: sql`NULL::bigint`, moved: sql`true` }), sql`, `)} SELECT 1`);
+  const byShape = new Map([purchaseWriting, purchaseWritingOne].map((writing) => [writing.name, statement(writing)]));
+  return (tx: Tx, writes: Alongside) => byShape.get(writes.name)!(tx, writes.values);
+})();
 
 /**
  * Buys (program, level) for `buyerId`: activates the level and places the buyer in the matrix
@@ -327,7 +377,7 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
     // last statement, sent with the COMMIT: a refused transfer fails it, and so the transaction.
     sendWithCommit(tx, transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes));
   } else {
-    await freePurchase(tx, writes.values);
+    await freePurchase(tx, writes);
   }
   const missed: MissedRecord[] = recorded.map(({ userId, reason }) => ({ userId, reason }));
   return { payee, cost, steps, missed };

@@ -39,9 +39,12 @@ export interface NewNotification {
 /** Records one notification in the caller's transaction; see notifyAll. */
 export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [notification]);
 
+/** What `notified` returns of each notification written: its live event, announced (published after the commit). */
+const announcedNotification = announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`);
+
 /**
  * Records notifications in the caller's transaction, in user id order, in one statement (the
- * writes of notificationWrites). For each member, their notification_heads row is locked
+ * writes of notificationWrites; of notificationWrite for a list of one). For each member, their notification_heads row is locked
  * (upserted, in user id order), then their notifications inserted, unless an event key is already
  * there, and announced (published once the transaction has committed: liveEvents.ts). The head lock makes a member's
  * notification ids grow in commit order, which the live stream's resume relies on.
@@ -55,10 +58,12 @@ export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [
  */
 export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> {
   if (list.length === 0) return;
-  await notifyAllStatement(tx, { notes: notificationRows(list) });
+  if (list.length === 1) await notifyOneStatement(tx, notificationValues("n", list[0]));
+  else await notifyAllStatement(tx, { notes: notificationRows(list) });
 }
 
 const notifyAllStatement = statementOnce("notify_all", sql`WITH ${notificationWrites(sql.placeholder("notes"))} SELECT count(*) FROM notified`);
+const notifyOneStatement = statementOnce("notify_one", sql`WITH ${notificationWrite("n")} SELECT count(*) FROM notified`);
 
 /**
  * `list` as notificationWrites takes it: JSON, sorted by member (`u`), with each one's kind
@@ -96,8 +101,49 @@ export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): S
       INSERT INTO notifications (user_id, kind, event_key, text, data)
       SELECT w.user_id, w.kind, w.event_key, w.text, w.data FROM notify_wanted w JOIN notify_heads h ON h.user_id = w.user_id ORDER BY w.ord
       ON CONFLICT (user_id, event_key) DO NOTHING
-      RETURNING id, ${announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`)}
+      RETURNING id, ${announcedNotification}
     )`;
+}
+
+/**
+ * notificationWrites for one notification or none, its values in placeholders of their own
+ * (named `prefix` and User, Kind, Event, Text, Data, Mutable; notificationValues fills them): the
+ * same parts with the same effect as notificationWrites of a list of one, without the list's JSON,
+ * grouping, joining and sorting. Postgres sets up every part of a statement's plan on each run,
+ * whether it has rows or not: for the one notification of most purchases, those parts cost more
+ * than the writes (bench/RESULTS.md, session 20). A null user writes nothing.
+ */
+export function notificationWrite(prefix: string, after: SQL = sql`true`): SQL {
+  const p = (name: string) => sql.placeholder(`${prefix}${name}`);
+  return sql`notify_wanted AS (
+      SELECT ${p("User")}::text AS user_id, ${p("Kind")}::text AS kind, ${p("Event")}::text AS event_key, ${p("Text")}::text AS text, ${p("Data")}::jsonb AS data
+      WHERE ${p("User")}::text IS NOT NULL AND NOT (${p("Mutable")}::boolean
+        AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = ${p("User")}::text AND ${p("Kind")}::text = ANY (s.muted)))
+    ),
+    notify_heads AS (
+      INSERT INTO notification_heads (user_id, count)
+      SELECT user_id, 1 FROM notify_wanted WHERE ${after}
+      ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
+      RETURNING user_id
+    ),
+    notified AS (
+      INSERT INTO notifications (user_id, kind, event_key, text, data)
+      SELECT user_id, kind, event_key, text, data FROM notify_wanted WHERE EXISTS (SELECT 1 FROM notify_heads)
+      ON CONFLICT (user_id, event_key) DO NOTHING
+      RETURNING id, ${announcedNotification}
+    )`;
+}
+
+/** The values of notificationWrite(prefix) for `note`, or for none. */
+export function notificationValues(prefix: string, note: NewNotification | undefined): Record<string, unknown> {
+  return {
+    [`${prefix}User`]: note?.userId ?? null,
+    [`${prefix}Kind`]: note?.kind ?? null,
+    [`${prefix}Event`]: note?.eventKey ?? null,
+    [`${prefix}Text`]: note?.text ?? null,
+    [`${prefix}Data`]: note?.data === undefined ? null : JSON.stringify(note.data),
+    [`${prefix}Mutable`]: note ? NOTIFICATION_KIND_INFO[note.kind].mutable : false,
+  };
 }
 
 /** Tells the live streams of these members that their balance changed (published after the commit). */

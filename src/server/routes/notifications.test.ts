@@ -326,6 +326,34 @@ describe("GET/PUT /api/user/notifications/settings", () => {
     expect((await h.call("PUT", "/api/user/notifications/settings", { token: alice.token, body: {} })).body.code).toBe("validation");
   });
 
+  // A purchase writes its notifications in one of two shapes (src/core/matrix.ts purchaseWrites):
+  // one step telling one member, or lists. Muting holds in both, and the unread count follows.
+  test("a muted slot_taken is not written by a purchase of one step or of several; the other members are told", async () => {
+    const top = await m.member(undefined, 100, "Top");
+    const mid = await m.member(top, 100, "Mid");
+    await m.bought(top, "3p", 1);
+    await m.bought(mid, "3p", 1);
+    expect((await save(mid.token, ["slot_taken"])).status).toBe(200);
+    const unreadOf = async (token: string) => (await h.call("GET", "/api/user/notifications", { token })).body.unread as number;
+    const [midBefore, topBefore] = [await unreadOf(mid.token), await unreadOf(top.token)];
+    // Slots 1 and 2 of Mid's matrix: one step each, paid to Mid.
+    for (const name of ["P1", "P2"]) await m.bought(await m.member(mid, 100, name), "3p", 1);
+    // Slot 3 completes Mid's cycle and passes up into Top's slot 2: two steps, two members told.
+    await m.bought(await m.member(mid, 100, "P3"), "3p", 1);
+    expect(await kindsOf(mid.token)).not.toContain("slot_taken");
+    expect(await unreadOf(mid.token)).toBe(midBefore + 3); // P1 to P3 joined under Mid
+    expect((await notesOf(top.token)).filter((n) => n.kind === "slot_taken").map((n) => n.text)).toEqual([
+      "Mid took slot 1 of your 3P level 1 matrix: 5 USDT paid to you.",
+      "P3 took slot 2 of your 3P level 1 matrix: 5 USDT paid to you.",
+    ]);
+    expect(await unreadOf(top.token)).toBe(topBefore + 1);
+    // Unmuted, the next one-step purchase tells Mid again.
+    expect((await save(mid.token, [])).status).toBe(200);
+    await m.bought(await m.member(mid, 100, "P4"), "3p", 1);
+    expect((await notesOf(mid.token)).filter((n) => n.kind === "slot_taken").map((n) => n.text)).toEqual(["P4 took slot 1 of your 3P level 1 matrix: 5 USDT paid to you."]);
+    expect(await unreadOf(mid.token)).toBe(midBefore + 5); // and P4 joined and took slot 1
+  });
+
   test("an admin who mutes pending requests is not told of new ones", async () => {
     expect((await save(h.adminToken, ["pending_request"])).status).toBe(200);
     const before = (await kindsOf(h.adminToken)).length;
