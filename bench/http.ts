@@ -6,6 +6,8 @@
  *       (Postgres at BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
  *        BENCH_PROFILE=dir: a CPU profile of the one-process server, in markdown, written there;
  *        BENCH_PERF=dir: perf recordings of the timed purchase runs, written there;
+ *        BENCH_KEEP=1: the bench's database is kept at the end (bench_http_<pid>), to look at
+ *        what the purchases wrote: how many steps, missed earnings and notifications they had;
  *        --against REV: purchases against the server of git revision REV, not against pgbench;
  *        wrk and pgbench on the PATH: `apt-get install -y wrk postgresql-client`; Chromium at
  *        /usr/bin/chromium for the LCP)
@@ -818,7 +820,8 @@ end
 } finally {
   for (const child of children) if (child.exitCode === null) await stop(child);
   for (const cleanup of cleanups) cleanup();
-  await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
+  if (process.env.BENCH_KEEP) console.log(`(database ${DB_NAME} kept: drop it when done)`);
+  else await admin.unsafe(`DROP DATABASE IF EXISTS ${DB_NAME} WITH (FORCE)`).catch(() => {});
   await admin.unsafe(`DROP DATABASE IF EXISTS ${TPCB_DB} WITH (FORCE)`).catch(() => {});
   await admin.end();
   process.exit(exitCode);

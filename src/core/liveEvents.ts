@@ -1,7 +1,7 @@
 import { withoutQueryParams } from "./errors";
 import { type SQL, sql } from "drizzle-orm";
 import { type Db, finishBeforeClose, type Tx } from "../db/client";
-import { runPrepared } from "./prepared";
+import { runPrepared, statementOnce } from "./prepared";
 import type { NotificationKind } from "../shared/constants";
 
 /**
@@ -51,14 +51,18 @@ export function announceSql(payload: SQL): SQL<string> {
 
 /** Announces `event` in the caller's transaction (see announceSql): one round trip. */
 export async function announce(tx: Tx, event: LiveEvent): Promise<void> {
-  await runPrepared(tx, "live_events_announce", sql`SELECT ${announceSql(sql`${JSON.stringify(event)}::text`)}`);
+  await announceStatement(tx, { event: JSON.stringify(event) });
 }
 
-/** The events announced in the caller's transaction so far (inTransaction reads them before committing). */
+const announceStatement = statementOnce("live_events_announce", sql`SELECT ${announceSql(sql`${sql.placeholder("event")}::text`)}`);
+
+/** The events announced in the caller's transaction so far (inTransaction reads them before committing, every transaction). */
 export async function announced(tx: Tx): Promise<string[]> {
-  const [row] = await runPrepared<{ events: string | null }>(tx, "live_events_announced", sql`SELECT current_setting('${sql.raw(SETTING)}', true) AS events`);
+  const [row] = await announcedStatement(tx, {});
   return (row?.events ?? "").split(RECORD_SEPARATOR).filter((e) => e !== "");
 }
+
+const announcedStatement = statementOnce<{ events: string | null }>("live_events_announced", sql`SELECT current_setting('${sql.raw(SETTING)}', true) AS events`);
 
 /**
  * `gapMs`: at most one NOTIFY transaction per this many milliseconds, per process and database.

@@ -5,7 +5,7 @@ import { type MissedReason, STATEMENT_PAGE_SIZE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { pageCount } from "./util";
 import { type NewNotification, texts } from "./notifications";
-import { runPrepared } from "./prepared";
+import { statementOnce } from "./prepared";
 
 /**
  * Missed earnings (docs/rules.md#missed-earnings): records, not transfers. They move no money and
@@ -44,25 +44,29 @@ export async function recordMissed(
 ): Promise<(MissedRecord & { id: bigint })[]> {
   const referrer = options.referrer ?? null;
   if (amount <= 0n || (frozen.length === 0 && referrer === null)) return [];
-  const rows = await runPrepared<{ id: string; user_id: string; reason: MissedReason }>(
-    tx,
+  const rows = await recordStatement(tx, { buyerId, program, level, amount, frozen: JSON.stringify(frozen), referrer });
+  return rows.map((r) => ({ id: BigInt(r.id), userId: r.user_id, reason: r.reason }));
+}
+
+const recordStatement = (() => {
+  const p = (name: string) => sql.placeholder(name);
+  return statementOnce<{ id: string; user_id: string; reason: MissedReason }>(
     "missed_record",
     sql`INSERT INTO missed_earnings (user_id, buyer_id, program, level, amount, reason)
-      SELECT m.user_id, ${buyerId}::text, ${program}::text, ${level}::smallint, ${amount}::bigint, m.reason
+      SELECT m.user_id, ${p("buyerId")}::text, ${p("program")}::text, ${p("level")}::smallint, ${p("amount")}::bigint, m.reason
       FROM (
         SELECT f.user_id, 'frozen' AS reason, 0 AS part, f.ord
-        FROM jsonb_array_elements_text(${JSON.stringify(frozen)}::jsonb) WITH ORDINALITY f(user_id, ord)
+        FROM jsonb_array_elements_text(${p("frozen")}::jsonb) WITH ORDINALITY f(user_id, ord)
         UNION ALL
-        SELECT ${referrer}::text, 'not_active', 1, 0
-        WHERE ${referrer}::text IS NOT NULL
+        SELECT ${p("referrer")}::text, 'not_active', 1, 0
+        WHERE ${p("referrer")}::text IS NOT NULL
       ) m
       JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
       ORDER BY m.part, m.ord
       FOR KEY SHARE OF u
       RETURNING id::text, user_id, reason`,
   );
-  return rows.map((r) => ({ id: BigInt(r.id), userId: r.user_id, reason: r.reason }));
-}
+})();
 
 /** Each member a payment passed by is told, once per missed earning (its id is the event key). */
 export function missedNotifications(
