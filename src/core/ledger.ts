@@ -5,7 +5,7 @@ import { MAX_BALANCE } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { type ErrorCode, isErrorCode } from "../shared/errors";
 import { refuse } from "./errors";
-import { announceSql, type LiveEvent } from "./liveEvents";
+import { announcedEvents, announcedSql, announceSql, type LiveEvent } from "./liveEvents";
 import { statementOnce } from "./prepared";
 
 /** The operator's own funds: unplaced pass-ups, withdrawal fees, admin gifts. */
@@ -48,11 +48,14 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
  * `writes` is given `id`, an expression of the new transfer's id (null when an update was
  * refused, which refuses the whole operation and rolls it back), and `moved`, a condition that
  * holds once the money has moved: a write whose rows are read through it takes its locks after
- * the accounts'.
+ * the accounts'. `announcing` names the writes whose rows announce live events (announceSql, such
+ * as notificationWrites' `notified`): the statement reads the transaction's events after them
+ * (transferAnswering).
  */
 export interface Alongside {
   name: string;
   writes: (transfer: { id: SQL; moved: SQL }) => SQL[];
+  announcing?: string[];
   values: Record<string, unknown>;
 }
 
@@ -84,6 +87,20 @@ export interface Alongside {
  * order puts before `accounts`, or wait for `moved` first.
  */
 export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<bigint> {
+  return (await moveMoney(tx, input, alongside)).id;
+}
+
+/**
+ * transfer, answering the new transfer's id and the transaction's live events, as its statement
+ * read them after its own announcements and its writes': every event of the transaction so far.
+ * For the last statement of a transaction, sent with the COMMIT (sendWithCommit's `events`): no
+ * read of the events of its own.
+ */
+export function transferAnswering(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<{ id: bigint; events: string[] }> {
+  return moveMoney(tx, input, alongside);
+}
+
+async function moveMoney(tx: Tx, input: TransferInput, alongside: Alongside | undefined): Promise<{ id: bigint; events: string[] }> {
   const { from, to, amount, kind } = input;
   if (amount <= 0n) throw new Error(`transfer amount must be positive, got ${amount}`);
   if (from === to) throw new Error("transfer needs two different accounts");
@@ -113,10 +130,10 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
     if (code) refuse(code);
     throw error;
   });
-  return BigInt(row!.id);
+  return { id: BigInt(row!.id), events: announcedEvents(row!.events) };
 }
 
-type TransferStatement = (tx: Tx, values: Record<string, unknown>) => Promise<{ id: string }[]>;
+type TransferStatement = (tx: Tx, values: Record<string, unknown>) => Promise<{ id: string; events: string | null }[]>;
 const transferStatements = new Map<string, TransferStatement>();
 
 /**
@@ -135,7 +152,11 @@ function transferStatement(debitFirst: boolean, signals: boolean, alongside: Alo
   const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
   const signal = signals ? announceSql(sql`${p("signal")}::text`) : sql`null`;
   const extra = alongside?.writes({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
-  statement = statementOnce<{ id: string }>(
+  // The events are read once every part that announces has run to its end: a CASE evaluates its
+  // condition first, and counting a part's rows runs it (else a write the main query does not
+  // read runs after it). Parts that announce nothing run after it, as before.
+  const announcing = ["recorded", ...(alongside?.announcing ?? [])].map((name) => sql`(SELECT count(*) FROM ${sql.raw(name)})`);
+  statement = statementOnce<{ id: string; events: string | null }>(
     alongside ? `ledger_transfer_${alongside.name}` : "ledger_transfer",
     sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
       moved_second AS (${debitFirst ? credit : debit} AND EXISTS (SELECT 1 FROM moved_first) RETURNING balance),
@@ -148,7 +169,8 @@ function transferStatement(debitFirst: boolean, signals: boolean, alongside: Alo
       )${sql.join(extra.map((ctes) => sql`, ${ctes}`))}
       SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
         CASE WHEN NOT EXISTS (SELECT 1 FROM recorded)
-          THEN transfer_refused(${debitRefused}, ${p("from")}::text, ${p("to")}::text, ${p("insufficient")}::text) END AS refused`,
+          THEN transfer_refused(${debitRefused}, ${p("from")}::text, ${p("to")}::text, ${p("insufficient")}::text) END AS refused,
+        CASE WHEN ${sql.join(announcing, sql` + `)} >= 0 THEN ${announcedSql} END AS events`,
   );
   transferStatements.set(shape, statement);
   return statement;

@@ -59,10 +59,21 @@ const announceStatement = statementOnce("live_events_announce", sql`SELECT ${ann
 /** The events announced in the caller's transaction so far (inTransaction reads them before committing, every transaction). */
 export async function announced(tx: Tx): Promise<string[]> {
   const [row] = await announcedStatement(tx, {});
-  return (row?.events ?? "").split(RECORD_SEPARATOR).filter((e) => e !== "");
+  return announcedEvents(row?.events ?? null);
 }
 
-const announcedStatement = statementOnce<{ events: string | null }>("live_events_announced", sql`SELECT current_setting('${sql.raw(SETTING)}', true) AS events`);
+/**
+ * SQL: the events announced in the transaction so far, as text (announcedEvents reads it): for a
+ * statement that answers them itself, after its own announcements (src/core/tx.ts sendWithCommit).
+ */
+export const announcedSql = sql<string | null>`current_setting('${sql.raw(SETTING)}', true)`;
+
+/** The events in announcedSql's text. */
+export function announcedEvents(text: string | null): string[] {
+  return (text ?? "").split(RECORD_SEPARATOR).filter((e) => e !== "");
+}
+
+const announcedStatement = statementOnce<{ events: string | null }>("live_events_announced", sql`SELECT ${announcedSql} AS events`);
 
 /**
  * `gapMs`: at most one NOTIFY transaction per this many milliseconds, per process and database.

@@ -7,7 +7,7 @@ import type { ErrorCode } from "../shared/errorCodes";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { KeyReservation } from "./idempotency";
-import { type Alongside, SYSTEM, transfer } from "./ledger";
+import { type Alongside, SYSTEM, transfer, transferAnswering } from "./ledger";
 import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
 import { type NewNotification, notificationRows, notificationValues, notificationWrite, notificationWrites, notifyAll, texts } from "./notifications";
@@ -281,6 +281,7 @@ const p = (name: string) => sql.placeholder(name);
 /** The writes of purchaseWrites for lists of steps, fills and notifications, with placeholders (prefixed `p`). */
 const purchaseWriting = {
   name: "purchase",
+  announcing: ["notified"],
   writes: (transfer: { id: SQL; moved: SQL }) => [
     sql`purchase_placed AS (
       INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
@@ -309,6 +310,7 @@ const purchaseWriting = {
  */
 const purchaseWritingOne = {
   name: "purchase_one",
+  announcing: ["notified"],
   writes: (transfer: { id: SQL; moved: SQL }) => [
     sql`purchase_placed AS (
       INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
@@ -375,7 +377,8 @@ export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, l
   if (cost > 0n) {
     // Account rows are locked last, after every user_levels row (the global lock order). The
     // last statement, sent with the COMMIT: a refused transfer fails it, and so the transaction.
-    sendWithCommit(tx, transfer(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes));
+    const moved = transferAnswering(tx, { from: buyerId, to: payee, amount: cost, kind: "purchase", program, level }, writes);
+    sendWithCommit(tx, moved, moved.then((m) => m.events));
   } else {
     await freePurchase(tx, writes);
   }

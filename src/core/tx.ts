@@ -22,8 +22,11 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return String((error as Error)?.message ?? "").includes(constraint);
 }
 
-/** The statements each transaction's work sent with its COMMIT (sendWithCommit). */
-const sentLast = new WeakMap<Tx, Promise<unknown>[]>();
+/**
+ * What each transaction's work sent with its COMMIT (sendWithCommit): the statements, and the
+ * transaction's live events when the last of them reads them.
+ */
+const sentLast = new WeakMap<Tx, { statements: Promise<unknown>[]; events?: Promise<string[]> }>();
 
 /**
  * `statement`, the last of the work of inTransaction, goes out with the COMMIT: the work returns
@@ -32,12 +35,21 @@ const sentLast = new WeakMap<Tx, Promise<unknown>[]>();
  * the COMMIT): its error aborts the transaction, Postgres answers the COMMIT with a rollback, and
  * inTransaction throws that error (so a deadlock in it is retried as any other). `transfer` is
  * such a statement (src/core/ledger.ts).
+ *
+ * `events`: the transaction's live events as the statement answers them, read by the statement
+ * itself after its own announcements (every event announced in the transaction: announced's
+ * read, made by the statement). Then inTransaction makes no read of its own, and the statement
+ * and the COMMIT go out alone (`transferAnswering`, src/core/ledger.ts).
  */
-export function sendWithCommit(tx: Tx, statement: Promise<unknown>): void {
+export function sendWithCommit(tx: Tx, statement: Promise<unknown>, events?: Promise<string[]>): void {
   const last = sentLast.get(tx);
   if (!last) throw new Error("sendWithCommit is for the work of inTransaction, which sends the COMMIT");
   statement.catch(() => {});
-  last.push(statement);
+  last.statements.push(statement);
+  if (events) {
+    events.catch(() => {});
+    last.events = events;
+  }
 }
 
 /**
@@ -53,25 +65,29 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, opt
   const { attempts = 8, beginWithFirst = false } = options;
   const open = <R>(inside: (tx: Tx) => Promise<R>) => (beginWithFirst ? transactionBegunWithFirst(db, inside) : db.transaction(inside));
   for (let attempt = 1; ; attempt++) {
-    const last: Promise<unknown>[] = [];
+    const last: { statements: Promise<unknown>[]; events?: Promise<string[]> } = { statements: [] };
     try {
       let done: { result: T; events: Promise<string[]> };
       try {
         done = await open(async (tx) => {
           sentLast.set(tx, last);
           const result = await work(tx);
-          // Sent now and answered before the COMMIT that follows it at once: the events are read in
-          // the commit's round trip, not one of their own. Should the read fail, the transaction is
-          // aborted, Postgres answers the COMMIT with a rollback, and the failure is thrown below.
-          const events = announced(tx);
-          events.catch(() => {});
+          // Read by the last statement (sendWithCommit's `events`), or sent now and answered before
+          // the COMMIT that follows it at once: the events are read in the commit's round trip, not
+          // one of their own. Should the read fail, the transaction is aborted, Postgres answers
+          // the COMMIT with a rollback, and the failure is thrown below.
+          let events = last.events;
+          if (!events) {
+            events = announced(tx);
+            events.catch(() => {});
+          }
           return { result, events };
         });
       } finally {
         // A statement sent with the COMMIT that failed aborted the transaction (the events read
         // failed after it, and the COMMIT rolled back, or the driver said so): its failure, the
         // cause, is the one thrown.
-        for (const statement of last) await statement;
+        for (const statement of last.statements) await statement;
       }
       publish(db, await done.events);
       return done.result;
