@@ -49,8 +49,8 @@ export async function lockAccounts(tx: Tx, ids: string[]) {
  * refused, which refuses the whole operation and rolls it back), and `moved`, a condition that
  * holds once the money has moved: a write whose rows are read through it takes its locks after
  * the accounts'. `announcing` names the writes whose rows announce live events (announceSql, such
- * as notificationWrites' `notified`): the statement reads the transaction's events after them
- * (transferAnswering).
+ * as notificationWrites' `notified`; each returns an `id` that is never null): the statement
+ * reads the transaction's events after them (transferAnswering).
  */
 export interface Alongside {
   name: string;
@@ -152,10 +152,11 @@ function transferStatement(debitFirst: boolean, signals: boolean, alongside: Alo
   const debitRefused = debitFirst ? sql`NOT EXISTS (SELECT 1 FROM moved_first)` : sql`EXISTS (SELECT 1 FROM moved_first)`;
   const signal = signals ? announceSql(sql`${p("signal")}::text`) : sql`null`;
   const extra = alongside?.writes({ id: sql`(SELECT id FROM recorded)`, moved: sql`EXISTS (SELECT 1 FROM recorded)` }) ?? [];
-  // The events are read once every part that announces has run to its end: a CASE evaluates its
-  // condition first, and counting a part's rows runs it (else a write the main query does not
-  // read runs after it). Parts that announce nothing run after it, as before.
-  const announcing = ["recorded", ...(alongside?.announcing ?? [])].map((name) => sql`(SELECT count(*) FROM ${sql.raw(name)})`);
+  // The events are read once every part that announces has run to its end (else a write the main
+  // query does not read runs after it): a CASE evaluates its condition first, and looking for a
+  // row without an id reads every row of the part. `recorded` (one row at most) was read by the
+  // columns before. Parts that announce nothing run after, as before.
+  const announcing = (alongside?.announcing ?? []).map((name) => sql`NOT EXISTS (SELECT 1 FROM ${sql.raw(name)} WHERE id IS NULL)`);
   statement = statementOnce<{ id: string; events: string | null }>(
     alongside ? `ledger_transfer_${alongside.name}` : "ledger_transfer",
     sql`WITH moved_first AS (${debitFirst ? debit : credit} RETURNING balance),
@@ -170,7 +171,7 @@ function transferStatement(debitFirst: boolean, signals: boolean, alongside: Alo
       SELECT (SELECT id::text FROM recorded) AS id, (SELECT signal FROM recorded) AS signal,
         CASE WHEN NOT EXISTS (SELECT 1 FROM recorded)
           THEN transfer_refused(${debitRefused}, ${p("from")}::text, ${p("to")}::text, ${p("insufficient")}::text) END AS refused,
-        CASE WHEN ${sql.join(announcing, sql` + `)} >= 0 THEN ${announcedSql} END AS events`,
+        ${announcing.length === 0 ? announcedSql : sql`CASE WHEN (${sql.join(announcing, sql` AND `)}) IS NOT NULL THEN ${announcedSql} END`} AS events`,
   );
   transferStatements.set(shape, statement);
   return statement;
