@@ -278,13 +278,16 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
 
 const p = (name: string) => sql.placeholder(name);
 
+/** The placement rows' columns, the same in both shapes: the buyer, the step (owner, slot, cycle, outcome), the transfer, the cost. */
+const placementInsert = sql.raw("INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)");
+
 /** The writes of purchaseWrites for lists of steps, fills and notifications, with placeholders (prefixed `p`). */
 const purchaseWriting = {
   name: "purchase",
   announcing: ["notified"],
   writes: (transfer: { id: SQL; moved: SQL }) => [
     sql`purchase_placed AS (
-      INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
+      ${placementInsert}
       SELECT ${p("pBuyer")}::text, s.v->>'owner', ${p("pProgram")}::text, ${p("pLevel")}::smallint, (s.v->>'slot')::smallint,
         (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${p("pCost")}::bigint
       FROM jsonb_array_elements(${p("pSteps")}::jsonb) WITH ORDINALITY s(v, ord)
@@ -313,7 +316,7 @@ const purchaseWritingOne = {
   announcing: ["notified"],
   writes: (transfer: { id: SQL; moved: SQL }) => [
     sql`purchase_placed AS (
-      INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
+      ${placementInsert}
       VALUES (${p("pBuyer")}::text, ${p("pOwner")}::text, ${p("pProgram")}::text, ${p("pLevel")}::smallint, ${p("pSlot")}::smallint,
         ${p("pCycle")}::int, ${p("pOutcome")}::text, ${transfer.id}, ${p("pCost")}::bigint)
     )`,

@@ -46,10 +46,9 @@ export function sendWithCommit(tx: Tx, statement: Promise<unknown>, events?: Pro
   if (!last) throw new Error("sendWithCommit is for the work of inTransaction, which sends the COMMIT");
   statement.catch(() => {});
   last.statements.push(statement);
-  if (events) {
-    events.catch(() => {});
-    last.events = events;
-  }
+  // Only the last statement's read has them all: one sent after it without them voids it.
+  events?.catch(() => {});
+  last.events = events;
 }
 
 /**
