@@ -10,7 +10,7 @@ import { KeyReservation } from "./idempotency";
 import { type Alongside, SYSTEM, transfer, transferAnswering } from "./ledger";
 import { getLevel } from "./levels";
 import { type MissedRecord, missedNotifications, recordMissed } from "./missed";
-import { type NewNotification, notificationRows, notificationValues, notificationWrite, notificationWrites, notifyAll, texts } from "./notifications";
+import { type NewNotification, NOTIFIED, notificationRows, notificationValues, notificationWrite, notificationWrites, notifyAll, texts } from "./notifications";
 import { runPrepared, statementOnce } from "./prepared";
 import { sendWithCommit } from "./tx";
 import { lockCaller } from "./users";
@@ -278,62 +278,63 @@ function purchaseWrites(buyerId: string, program: Program, level: number, cost: 
 
 const p = (name: string) => sql.placeholder(name);
 
-/** The placement rows' columns, the same in both shapes: the buyer, the step (owner, slot, cycle, outcome), the transfer, the cost. */
-const placementInsert = sql.raw("INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)");
+/**
+ * A shape of purchaseWrites: its placements (`placed`, the rows after the column list, given the
+ * transfer's id), the owners' level rows (`filled`) and the notifications, whose part `notified`
+ * announces (given `moved`).
+ */
+function purchaseShape(name: string, placed: (transferId: SQL) => SQL, filled: SQL, notifications: (moved: SQL) => SQL) {
+  return {
+    name,
+    announcing: [NOTIFIED],
+    writes: (transfer: { id: SQL; moved: SQL }) => [
+      sql`purchase_placed AS (
+      INSERT INTO placements (buyer_id, owner_id, program, level, slot, cycle, outcome, transfer_id, amount)
+      ${placed(transfer.id)}
+    )`,
+      sql`purchase_filled AS (${filled})`,
+      notifications(transfer.moved),
+    ],
+  };
+}
 
 /** The writes of purchaseWrites for lists of steps, fills and notifications, with placeholders (prefixed `p`). */
-const purchaseWriting = {
-  name: "purchase",
-  announcing: ["notified"],
-  writes: (transfer: { id: SQL; moved: SQL }) => [
-    sql`purchase_placed AS (
-      ${placementInsert}
-      SELECT ${p("pBuyer")}::text, s.v->>'owner', ${p("pProgram")}::text, ${p("pLevel")}::smallint, (s.v->>'slot')::smallint,
-        (s.v->>'cycle')::int, s.v->>'outcome', ${transfer.id}, ${p("pCost")}::bigint
+const purchaseWriting = purchaseShape(
+  "purchase",
+  (transferId) => sql`SELECT ${p("pBuyer")}::text, s.v->>'owner', ${p("pProgram")}::text, ${p("pLevel")}::smallint, (s.v->>'slot')::smallint,
+        (s.v->>'cycle')::int, s.v->>'outcome', ${transferId}, ${p("pCost")}::bigint
       FROM jsonb_array_elements(${p("pSteps")}::jsonb) WITH ORDINALITY s(v, ord)
-      ORDER BY s.ord
-    )`,
-    sql`purchase_filled AS (
-      UPDATE user_levels ul
+      ORDER BY s.ord`,
+  sql`UPDATE user_levels ul
       SET slots = ARRAY(SELECT e.id FROM jsonb_array_elements_text(f.v->'slots') WITH ORDINALITY e(id, n) ORDER BY e.n),
         cycles = (f.v->>'cycles')::int, status = f.v->>'status'
       FROM jsonb_array_elements(${p("pFills")}::jsonb) f(v)
       -- The ids again as an array: the planner then reads the owners' rows by primary key, where
       -- the join alone let it scan every level row.
       WHERE ul.user_id = f.v->>'user' AND ul.user_id = ANY (ARRAY(SELECT jsonb_array_elements_text(${p("pFillUsers")}::jsonb)))
-        AND ul.program = ${p("pProgram")} AND ul.level = ${p("pLevel")}::int
-    )`,
-    notificationWrites(p("pNotes"), transfer.moved),
-  ],
-};
+        AND ul.program = ${p("pProgram")} AND ul.level = ${p("pLevel")}::int`,
+  (moved) => notificationWrites(p("pNotes"), moved),
+);
 
 /**
  * The writes of purchaseWrites for one step, at most one fill (none: `pFillUser` null) and at
  * most one notification (notificationWrite, prefixed `pN`).
  */
-const purchaseWritingOne = {
-  name: "purchase_one",
-  announcing: ["notified"],
-  writes: (transfer: { id: SQL; moved: SQL }) => [
-    sql`purchase_placed AS (
-      ${placementInsert}
-      VALUES (${p("pBuyer")}::text, ${p("pOwner")}::text, ${p("pProgram")}::text, ${p("pLevel")}::smallint, ${p("pSlot")}::smallint,
-        ${p("pCycle")}::int, ${p("pOutcome")}::text, ${transfer.id}, ${p("pCost")}::bigint)
-    )`,
-    sql`purchase_filled AS (
-      UPDATE user_levels SET slots = ${p("pSlots")}::text[], cycles = ${p("pCycles")}::int, status = ${p("pStatus")}::text
-      WHERE user_id = ${p("pFillUser")}::text AND program = ${p("pProgram")} AND level = ${p("pLevel")}::int
-    )`,
-    notificationWrite("pN", transfer.moved),
-  ],
-};
+const purchaseWritingOne = purchaseShape(
+  "purchase_one",
+  (transferId) => sql`VALUES (${p("pBuyer")}::text, ${p("pOwner")}::text, ${p("pProgram")}::text, ${p("pLevel")}::smallint, ${p("pSlot")}::smallint,
+        ${p("pCycle")}::int, ${p("pOutcome")}::text, ${transferId}, ${p("pCost")}::bigint)`,
+  sql`UPDATE user_levels SET slots = ${p("pSlots")}::text[], cycles = ${p("pCycles")}::int, status = ${p("pStatus")}::text
+      WHERE user_id = ${p("pFillUser")}::text AND program = ${p("pProgram")} AND level = ${p("pLevel")}::int`,
+  (moved) => notificationWrite("pN", moved),
+);
 
 /**
  * A free level's purchase moves no money: its writes alone, with no transfer to name; one
  * statement per shape of purchaseWrites, made once.
  */
 const freePurchase = (() => {
-  const statement = (writing: typeof purchaseWriting) =>
+  const statement = (writing: ReturnType<typeof purchaseShape>) =>
     statementOnce(`${writing.name}_free`, sql`WITH ${sql.join(writing.writes({ id: sql`NULL::bigint`, moved: sql`true` }), sql`, `)} SELECT 1`);
   const byShape = new Map([purchaseWriting, purchaseWritingOne].map((writing) => [writing.name, statement(writing)]));
   return (tx: Tx, writes: Alongside) => byShape.get(writes.name)!(tx, writes.values);

@@ -39,6 +39,12 @@ export interface NewNotification {
 /** Records one notification in the caller's transaction; see notifyAll. */
 export const notify = (tx: Tx, notification: NewNotification) => notifyAll(tx, [notification]);
 
+/**
+ * The part of notificationWrites and notificationWrite that announces (its RETURNING, with an `id`
+ * never null): for a transfer's `announcing` (ledger.ts Alongside).
+ */
+export const NOTIFIED = "notified";
+
 /** What `notified` returns of each notification written: its live event, announced (published after the commit). */
 const announcedNotification = announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`);
 
@@ -62,8 +68,8 @@ export async function notifyAll(tx: Tx, list: NewNotification[]): Promise<void> 
   else await notifyAllStatement(tx, { notes: notificationRows(list) });
 }
 
-const notifyAllStatement = statementOnce("notify_all", sql`WITH ${notificationWrites(sql.placeholder("notes"))} SELECT count(*) FROM notified`);
-const notifyOneStatement = statementOnce("notify_one", sql`WITH ${notificationWrite("n")} SELECT count(*) FROM notified`);
+const notifyAllStatement = statementOnce("notify_all", sql`WITH ${notificationWrites(sql.placeholder("notes"))} SELECT count(*) FROM ${sql.raw(NOTIFIED)}`);
+const notifyOneStatement = statementOnce("notify_one", sql`WITH ${notificationWrite("n")} SELECT count(*) FROM ${sql.raw(NOTIFIED)}`);
 
 /**
  * `list` as notificationWrites takes it: JSON, sorted by member (`u`), with each one's kind
@@ -97,7 +103,7 @@ export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): S
       ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
       RETURNING user_id
     ),
-    notified AS (
+    ${sql.raw(NOTIFIED)} AS (
       INSERT INTO notifications (user_id, kind, event_key, text, data)
       SELECT w.user_id, w.kind, w.event_key, w.text, w.data FROM notify_wanted w JOIN notify_heads h ON h.user_id = w.user_id ORDER BY w.ord
       ON CONFLICT (user_id, event_key) DO NOTHING
@@ -126,7 +132,7 @@ export function notificationWrite(prefix: string, after: SQL = sql`true`): SQL {
       ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
       RETURNING user_id
     ),
-    notified AS (
+    ${sql.raw(NOTIFIED)} AS (
       INSERT INTO notifications (user_id, kind, event_key, text, data)
       SELECT user_id, kind, event_key, text, data FROM notify_wanted WHERE EXISTS (SELECT 1 FROM notify_heads)
       ON CONFLICT (user_id, event_key) DO NOTHING
