@@ -2,6 +2,7 @@
  * What the statements of a purchase and of GET /api/auth cost Postgres, in instructions:
  *
  *   bun bench/statements.ts [--functions N]   (N: the functions each statement spends most in)
+ *                           [--self]       (with --functions: their own instructions, not inclusive)
  *                           [--prototype FILE] (the keyed purchase as one call of a PL/pgSQL
  *                                 function FILE creates: bench/prototypes/purchase-function.sql)
  *                                 (valgrind and the Postgres server binaries on the machine:
@@ -14,8 +15,10 @@
  *
  * How: a scratch cluster of its own (initdb in a temporary folder, its own port), migrated and
  * seeded by the app's code, with a random tree of 500 members (half of them holding 3P level 1)
- * and a funded leaf; the cluster is copied as it is. Then one purchase with an Idempotency-Key
- * (3P level 1, the leaf) and one GET /api/auth go through the real app, on a postgres.js client
+ * and two funded leaves; the cluster is copied as it is. Then one purchase with an Idempotency-Key
+ * (3P level 1, the first leaf), one GET /api/auth, and the second leaf's purchase, which takes the
+ * last slot of its receiver's matrix and so passes up (a further walk, the missed earnings the
+ * walks met, the writes of two steps), go through the real app, on a postgres.js client
  * that records every statement with its parameters. Each recorded statement then runs in
  * `postgres --single` on the copy (the state before the purchase) under callgrind: prepared, on
  * its generic plan as the server runs it, K times in a transaction rolled back each time, less
@@ -30,6 +33,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { drizzle } from "drizzle-orm/postgres-js";
 import { EXTERNAL, transfer } from "../src/core/ledger";
+import { firstEligibleAbove } from "../src/core/receiver";
 import { argon2Hasher } from "../src/core/sessions";
 import { inTransaction } from "../src/core/tx";
 import { openDatabase, type Db } from "../src/db/client";
@@ -89,7 +93,11 @@ function literal(value: unknown): string {
   return `E'${text.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\n/g, "\\n")}'`;
 }
 
-/** `--functions N`: under each statement, the N functions (inclusive) its one execution spends most in. */
+/**
+ * `--functions N`: under each statement, the N functions its one execution spends most in,
+ * inclusive (what they and the functions they call cost); with `--self`, exclusive (what their
+ * own code costs: where the instructions go, rather than which call leads to them).
+ */
 const FUNCTIONS = (() => {
   const at = process.argv.indexOf("--functions");
   return at < 0 ? 0 : Number(process.argv[at + 1] ?? 20);
@@ -107,9 +115,11 @@ const PROTOTYPE = (() => {
   return at < 0 ? undefined : process.argv[at + 1];
 })();
 
-/** Inclusive instructions per function in a callgrind output (callgrind_annotate's table). */
+const SELF = process.argv.includes("--self");
+
+/** Instructions per function in a callgrind output (callgrind_annotate's table): inclusive, or exclusive with `--self`. */
 function byFunction(file: string): Map<string, number> {
-  const out = Bun.spawnSync(["callgrind_annotate", "--inclusive=yes", "--threshold=100", file], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
+  const out = Bun.spawnSync(["callgrind_annotate", `--inclusive=${SELF ? "no" : "yes"}`, "--threshold=100", file], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
   const counts = new Map<string, number>();
   for (const line of out.split("\n")) {
     const match = /^\s*([\d,]+)\s+\([^)]*\)\s+(?:\S*:)?(\S+)/.exec(line);
@@ -182,6 +192,22 @@ try {
   const [{ id: buyer }] = (await admin`SELECT id FROM users u WHERE id IN ${admin(tree.leaves)}
     AND NOT EXISTS (SELECT 1 FROM user_levels l WHERE l.user_id = u.id) ORDER BY depth DESC LIMIT 1`) as unknown as [{ id: string }];
   await inTransaction(setup, (tx) => transfer(tx, { from: EXTERNAL, to: buyer, amount: 100_000n, kind: "deposit" }));
+  // A second such leaf whose receiver, another than the first leaf's, has two of its three slots
+  // taken: this leaf's purchase takes the last one, which completes the cycle and passes the cost
+  // up to the receiver's own receiver (a purchase of two steps, a third of all purchases).
+  const firstReceiver = await firstEligibleAbove(setup, buyer, "3p", 1);
+  const [passing] = (
+    await Promise.all(
+      (
+        (await admin`SELECT id FROM users u WHERE id IN ${admin(tree.leaves)} AND id <> ${buyer}
+          AND NOT EXISTS (SELECT 1 FROM user_levels l WHERE l.user_id = u.id) ORDER BY depth DESC LIMIT 50`) as unknown as { id: string }[]
+      ).map(async ({ id }) => ({ id, receiver: await firstEligibleAbove(setup, id, "3p", 1) })),
+    )
+  ).filter((leaf) => leaf.receiver !== null && leaf.receiver !== firstReceiver);
+  if (!passing) throw new Error("the tree has no second leaf with a receiver of its own");
+  const takenBy = tree.leaves.filter((id) => id !== buyer && id !== passing.id).slice(0, 2);
+  await admin`UPDATE user_levels SET slots = ${takenBy} WHERE user_id = ${passing.receiver} AND program = '3p' AND level = 1`;
+  await inTransaction(setup, (tx) => transfer(tx, { from: EXTERNAL, to: passing.id, amount: 100_000n, kind: "deposit" }));
   await admin.unsafe("VACUUM ANALYZE");
   await admin.end();
   await database.close();
@@ -200,9 +226,9 @@ try {
   });
   const app = createApp({ db: drizzle(client) as unknown as Db, config: loadConfig({ SIGNUP_LIMIT: "0" }), hasher, jwtSecret: SECRET });
   const token = await issueToken(SECRET, buyer);
-  const request = async (method: string, path: string, headers: Record<string, string> = {}) => {
+  const request = async (method: string, path: string, headers: Record<string, string> = {}, as = token) => {
     recording = [];
-    const res = await app.request(path, { method, headers: { "x-auth-token": token, ...headers } });
+    const res = await app.request(path, { method, headers: { "x-auth-token": as, ...headers } });
     const body = await res.text();
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status} ${body}`);
     await Bun.sleep(100); // the live events' publish, after the commit, is not the request's
@@ -216,6 +242,7 @@ try {
   const key = crypto.randomUUID();
   const purchase = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": key });
   const auth = await request("GET", "/api/auth");
+  const passedUp = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": crypto.randomUUID() }, await issueToken(SECRET, passing.id));
   await client.end();
   pgctl("stop");
 
@@ -223,6 +250,7 @@ try {
   for (const [what, statements] of [
     ["POST /api/user/packages/purchase/3p/1 with an Idempotency-Key (the token check, then its transaction)", purchase],
     ["GET /api/auth", auth],
+    ["The same purchase by another leaf, passed up: it takes the last slot of its receiver's matrix, and the cost goes one matrix up", passedUp],
   ] as const) {
     console.log(`\n${what}`);
     let total = 0;

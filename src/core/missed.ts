@@ -30,8 +30,9 @@ export interface MissedRecord {
  * named (as their foreign keys would). Only a deletion conflicts with those (it takes its users
  * row FOR UPDATE, before anything else, and never waits for a purchase's rows); a chain takeover
  * updates users.chain_id, not a key column, which takes FOR NO KEY UPDATE and does not conflict
- * with KEY SHARE. The lock is taken in the read that picks the users, so a deletion in progress
- * is waited for and then seen: a member deleted meanwhile gets no record, and no notification.
+ * with KEY SHARE. The lock is taken in the read that picks each user (by primary key, in the
+ * records' order), so a deletion in progress is waited for and then seen: a member deleted
+ * meanwhile gets no record, and no notification.
  */
 export async function recordMissed(
   tx: Tx,
@@ -61,9 +62,11 @@ const recordStatement = (() => {
         SELECT ${p("referrer")}::text, 'not_active', 1, 0
         WHERE ${p("referrer")}::text IS NOT NULL
       ) m
-      JOIN users u ON u.id = m.user_id AND u.deleted_at IS NULL
+      -- Each user by primary key, locked as it is read, in the list's order: joined to the list as
+      -- a whole, the generic plan scanned every member (the list's length is not known when it is
+      -- made), a cost that grew with the members.
+      CROSS JOIN LATERAL (SELECT id FROM users WHERE id = m.user_id AND deleted_at IS NULL FOR KEY SHARE) u
       ORDER BY m.part, m.ord
-      FOR KEY SHARE OF u
       RETURNING id::text, user_id, reason`,
   );
 })();

@@ -83,12 +83,25 @@ export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undef
  */
 export function statementOnce<Row>(name: string, query: SQL): (db: Db | Tx, values: Record<string, unknown>) => Promise<Row[]> {
   const built = dialect.sqlToQuery(query);
+  statementTexts.set(name, built.sql);
   const fill = fillerOf(built.params);
   return async (db, values) => {
     const send = driverOf(db);
     if (!send) return rowsOf<Row>(await db._.session.prepareQuery(built, undefined, name, false).execute(values));
     return (await send(built.sql, fill(values))) as Row[];
   };
+}
+
+const statementTexts = new Map<string, string>();
+
+/**
+ * The text of the statement statementOnce made under `name` (its placeholders as $1, $2...), as
+ * Postgres is sent it: for the tests that look at the plan it runs on (src/testing/plans.ts).
+ */
+export function statementText(name: string): string {
+  const text = statementTexts.get(name);
+  if (text === undefined) throw new Error(`no statement was made under the name "${name}"`);
+  return text;
 }
 
 /** statementOnce's statement bound to `db`: call it with the placeholders' values. */
