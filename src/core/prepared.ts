@@ -83,7 +83,7 @@ export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undef
  */
 export function statementOnce<Row>(name: string, query: SQL): (db: Db | Tx, values: Record<string, unknown>) => Promise<Row[]> {
   const built = dialect.sqlToQuery(query);
-  statementTexts.set(name, built.sql);
+  made.push({ name, text: built.sql });
   const fill = fillerOf(built.params);
   return async (db, values) => {
     const send = driverOf(db);
@@ -92,17 +92,14 @@ export function statementOnce<Row>(name: string, query: SQL): (db: Db | Tx, valu
   };
 }
 
-const statementTexts = new Map<string, string>();
+const made: { name: string; text: string }[] = [];
 
 /**
- * The text of the statement statementOnce made under `name` (its placeholders as $1, $2...), as
- * Postgres is sent it: for the tests that look at the plan it runs on (src/testing/plans.ts).
+ * Every statement statementOnce has made so far in this process (some are made at their first
+ * use, one per shape), with its text as Postgres is sent it (placeholders as $1, $2...): for the
+ * tests that look at the plans they run on (src/testing/plans.ts).
  */
-export function statementText(name: string): string {
-  const text = statementTexts.get(name);
-  if (text === undefined) throw new Error(`no statement was made under the name "${name}"`);
-  return text;
-}
+export const madeStatements = (): readonly { name: string; text: string }[] => made;
 
 /** statementOnce's statement bound to `db`: call it with the placeholders' values. */
 export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Record<string, unknown>) => Promise<Row[]> {
