@@ -3,6 +3,9 @@
  *
  *   bun bench/statements.ts [--functions N]   (N: the functions each statement spends most in)
  *                           [--self]       (with --functions: their own instructions, not inclusive)
+ *                           [--keep DIR]   (the recorded statements, DIR/statements.json, and the
+ *                                 copy they run on, DIR/cluster: bench/variant.ts measures edited
+ *                                 versions of them there)
  *                           [--prototype FILE] (the keyed purchase as one call of a PL/pgSQL
  *                                 function FILE creates: bench/prototypes/purchase-function.sql)
  *                                 (valgrind and the Postgres server binaries on the machine:
@@ -27,7 +30,7 @@
  * transaction runs here without it (the money statement without the activation's row): the same
  * plan, nearly the same work.
  */
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -42,30 +45,10 @@ import { seed } from "../src/db/seed";
 import { createApp } from "../src/server/app";
 import { loadConfig } from "../src/server/config";
 import { issueToken } from "../src/server/tokens";
+import { BIN, counter, literal, own, run } from "./callgrind";
 import { loadTree } from "./tree";
 
 const SECRET = "bench-statements-secret-that-is-long-enough";
-/** Executions measured per statement (and the smaller run subtracted, for the fixed start-up). */
-const K = 20;
-const K0 = 5;
-
-function pgBin(): string {
-  if (process.env.PG_BIN) return process.env.PG_BIN;
-  const root = "/usr/lib/postgresql";
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  for (const v of versions) if (existsSync(join(root, v, "bin", "postgres"))) return join(root, v, "bin");
-  throw new Error("no Postgres server binaries: apt-get install -y postgresql, or PG_BIN=dir");
-}
-const BIN = pgBin();
-if (Bun.spawnSync(["which", "valgrind"]).exitCode !== 0) throw new Error("valgrind is not installed: apt-get install -y valgrind");
-
-/** Commands run as the `postgres` user when this is root (initdb and postgres refuse root). */
-const asServerUser = (cmd: string[]) => (process.getuid?.() === 0 ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd);
-function run(cmd: string[], input?: Blob): string {
-  const result = Bun.spawnSync(asServerUser(cmd), { stdin: input ?? "ignore", stdout: "pipe", stderr: "pipe" });
-  if (result.exitCode !== 0) throw new Error(`${cmd.join(" ")} failed:\n${result.stdout}${result.stderr}`);
-  return `${result.stdout}${result.stderr}`;
-}
 
 async function freePort(): Promise<number> {
   const probe = Bun.serve({ port: 0, fetch: () => new Response() });
@@ -75,9 +58,6 @@ async function freePort(): Promise<number> {
 }
 
 const work = mkdtempSync(join(tmpdir(), "bench-statements-"));
-const own = (path: string) => {
-  if (process.getuid?.() === 0) Bun.spawnSync(["chown", "-R", "postgres:", path]);
-};
 own(work);
 const data = join(work, "data");
 const before = join(work, "before");
@@ -85,13 +65,6 @@ const port = await freePort();
 const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
 const pgctl = (action: "start" | "stop", dir = data) =>
   run([join(BIN, "pg_ctl"), "-D", dir, "-w", "-l", join(work, "log"), ...(action === "start" ? ["-o", `-p ${port} -k ${work} -c listen_addresses=127.0.0.1`] : []), action]);
-
-/** A value as a literal for EXECUTE (typed unknown, as postgres.js sends its parameters). */
-function literal(value: unknown): string {
-  if (value === null || value === undefined) return "NULL";
-  const text = value instanceof Date ? value.toISOString() : String(value);
-  return `E'${text.replace(/\\/g, "\\\\").replace(/'/g, "''").replace(/\n/g, "\\n")}'`;
-}
 
 /**
  * `--functions N`: under each statement, the N functions its one execution spends most in,
@@ -117,49 +90,13 @@ const PROTOTYPE = (() => {
 
 const SELF = process.argv.includes("--self");
 
-/** Instructions per function in a callgrind output (callgrind_annotate's table): inclusive, or exclusive with `--self`. */
-function byFunction(file: string): Map<string, number> {
-  const out = Bun.spawnSync(["callgrind_annotate", `--inclusive=${SELF ? "no" : "yes"}`, "--threshold=100", file], { stdout: "pipe", stderr: "pipe" }).stdout.toString();
-  const counts = new Map<string, number>();
-  for (const line of out.split("\n")) {
-    const match = /^\s*([\d,]+)\s+\([^)]*\)\s+(?:\S*:)?(\S+)/.exec(line);
-    if (match) counts.set(match[2]!, (counts.get(match[2]!) ?? 0) + Number(match[1]!.replace(/,/g, "")));
-  }
-  return counts;
-}
+/** `--keep DIR`: what bench/variant.ts needs, kept there (see the head of this file). */
+const KEEP = (() => {
+  const at = process.argv.indexOf("--keep");
+  return at < 0 ? undefined : process.argv[at + 1];
+})();
 
-/** Instructions callgrind counted for `postgres --single` running `commands` on the copy (and, with `profile`, per function). */
-function instructions(commands: string[], profile?: Map<string, number>[]): number {
-  const input = join(work, "input.sql");
-  // -j: a command ends at a semicolon and an empty line, so statements may span lines.
-  writeFileSync(input, ["SET plan_cache_mode = force_generic_plan", "SET random_page_cost = 1.1", ...commands].map((c) => `${c.replace(/\n\s*\n/g, "\n")};\n\n`).join(""));
-  own(input);
-  const out = run(["valgrind", "--tool=callgrind", `--callgrind-out-file=${join(work, "callgrind.out")}`, join(BIN, "postgres"), "--single", "-j", "-D", before, "postgres"], Bun.file(input));
-  if (/ERROR:/.test(out)) throw new Error(`a statement failed in postgres --single:\n${out.split("\n").filter((l) => /ERROR|DETAIL|STATEMENT/.test(l)).slice(0, 6).join("\n")}`);
-  if (profile) profile.push(byFunction(join(work, "callgrind.out")));
-  const collected = /Collected : ([\d,]+)/.exec(out)?.[1];
-  if (!collected) throw new Error(`callgrind printed no count:\n${out.slice(-2000)}`);
-  return Number(collected.replace(/,/g, ""));
-}
-
-/** One execution of prepared `statement` as `execute` says, in a transaction rolled back each time. */
-function measure(statement: string, execute: string, functions?: Map<string, number>): number {
-  // BEGIN as the server's purchase sends it: its first statement checks the mark (src/db/pipelinedBegin.ts).
-  const times = (k: number) => Array.from({ length: k }, () => ["BEGIN DEFERRABLE", execute, "ROLLBACK"]).flat();
-  const prepared = [`PREPARE s AS ${statement}`];
-  const profiles: Map<string, number>[] | undefined = functions ? [] : undefined;
-  const cost = (instructions([...prepared, ...times(K)], profiles) - instructions([...prepared, ...times(K0)], profiles)) / (K - K0);
-  if (functions && profiles) for (const [name, n] of profiles[0]!) functions.set(name, (n - (profiles[1]!.get(name) ?? 0)) / (K - K0));
-  return cost;
-}
-
-let transactionAlone: number | undefined;
-
-/** One execution of `text` with `params`, less a transaction of SELECT 1 (its begin, end and the simplest statement). */
-function perExecution(text: string, params: unknown[], functions?: Map<string, number>): number {
-  transactionAlone ??= measure("SELECT 1", "EXECUTE s");
-  return measure(text, params.length === 0 ? "EXECUTE s" : `EXECUTE s(${params.map(literal).join(", ")})`, functions) - transactionAlone;
-}
+const { instructions, perExecution } = counter(before, work, SELF);
 
 /** A small PRNG (mulberry32): the same tree, so the same walk and statements, every run. */
 function seeded(seed: number): () => number {
@@ -245,6 +182,13 @@ try {
   const passedUp = await request("POST", "/api/user/packages/purchase/3p/1", { "Idempotency-Key": crypto.randomUUID() }, await issueToken(SECRET, passing.id));
   await client.end();
   pgctl("stop");
+  if (KEEP) {
+    mkdirSync(KEEP, { recursive: true });
+    const json = (value: unknown) => JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? v.toString() : v), 1);
+    writeFileSync(join(KEEP, "statements.json"), json({ purchase, auth, passedUp }));
+    rmSync(join(KEEP, "cluster"), { recursive: true, force: true });
+    cpSync(before, join(KEEP, "cluster"), { recursive: true });
+  }
 
   console.log(`bench/statements.ts, ${new Date().toISOString().slice(0, 10)}: instructions per execution (callgrind, postgres --single, ${BIN})`);
   for (const [what, statements] of [
