@@ -76,6 +76,15 @@ export function rawQuery(query: SQL): { sql: string; params: unknown[] } | undef
   return add(query.queryChunks) ? { sql: text, params } : undefined;
 }
 
+const made: { name: string; text: string }[] = [];
+
+/**
+ * Every statement statementOnce has made so far in this process (some are made at their first
+ * use, one per shape), with its text as Postgres is sent it (placeholders as $1, $2...): for the
+ * tests that look at the plans they run on (src/testing/plans.ts).
+ */
+export const madeStatements = (): readonly { name: string; text: string }[] => made;
+
 /**
  * A raw statement with placeholders (`sql.placeholder(name)`), made once: run it on any database
  * handle or transaction with the placeholders' values. Like runPrepared, without making the text
@@ -91,15 +100,6 @@ export function statementOnce<Row>(name: string, query: SQL): (db: Db | Tx, valu
     return (await send(built.sql, fill(values))) as Row[];
   };
 }
-
-const made: { name: string; text: string }[] = [];
-
-/**
- * Every statement statementOnce has made so far in this process (some are made at their first
- * use, one per shape), with its text as Postgres is sent it (placeholders as $1, $2...): for the
- * tests that look at the plans they run on (src/testing/plans.ts).
- */
-export const madeStatements = (): readonly { name: string; text: string }[] => made;
 
 /** statementOnce's statement bound to `db`: call it with the placeholders' values. */
 export function preparedRaw<Row>(db: Db, name: string, query: SQL): (values: Record<string, unknown>) => Promise<Row[]> {
