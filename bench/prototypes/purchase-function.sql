@@ -4,7 +4,7 @@
 -- reads, locks and writes as the activation and the money statement (the key's row, the buyer's
 -- row shared, the level row, the walk up the chains with the frozen users passed, the receiver's
 -- level row locked, both accounts in id order, the transfer, the placement, the owner's slots,
--- the notification and its head, the live events' setting), each a statement of its own, so that
+-- the notification and its member's lock, the live events' setting), each a statement of its own, so that
 -- Postgres sets up only what runs. It handles the paid case only (it answers 'not the paid case'
 -- or 'system' otherwise) and no missed earnings: enough to measure the common purchase
 -- (bench/RESULTS.md, session 18). Statements are separated by blank lines; none holds one.
@@ -72,7 +72,7 @@ BEGIN
     VALUES (p_user, f.user_id, p_program, p_level, cardinality(lk.slots) + 1, lk.cycles + 1, 'paid', v_transfer, v_cost);
   UPDATE user_levels SET slots = slots || p_user WHERE user_id = f.user_id AND program = p_program AND level = p_level;
   IF NOT EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = f.user_id AND 'slot_taken' = ANY (s.muted)) THEN
-    INSERT INTO notification_heads (user_id, count) VALUES (f.user_id, 1) ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count;
+    PERFORM pg_advisory_xact_lock(740123021, hashtext(f.user_id));
     INSERT INTO notifications (user_id, kind, event_key, text, data)
       VALUES (f.user_id, 'slot_taken', 'slot:' || p_program || ':' || p_level || ':' || p_user, p_note_text,
         jsonb_build_object('program', p_program, 'level', p_level, 'slot', cardinality(lk.slots) + 1, 'outcome', 'paid'))

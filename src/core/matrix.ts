@@ -230,7 +230,8 @@ interface Fill {
  * What a purchase writes once the loop is done and the missed earnings are recorded, as the
  * writes of the transfer's statement (ledger.ts Alongside): one placement row per step, in order
  * (their ids grow with the steps), naming the transfer; each filled owner's level row; and,
- * after the money moved (lock order: the heads come after the accounts), the notifications.
+ * after the money moved (lock order: the members' notifications locks come after the accounts),
+ * the notifications.
  * The level rows were locked FOR UPDATE by the loop, so writing them takes no lock. (No step of
  * the loop reads a row an earlier step filled: each walk starts above it.) The writes are the
  * same on every purchase of a shape; these are their values.
@@ -351,7 +352,7 @@ const freePurchase = (() => {
  * shared, then their level row); one per step of the loop (the receiver's level row, then their
  * users row); the missed earnings (key-share locks on users rows); the transfer (the accounts, by
  * id), which also writes the placements, the owners' level rows and, last, the notifications
- * (their heads). The transfer is sent with the COMMIT, unread (sendWithCommit): the purchase has
+ * (their members' notifications locks first). The transfer is sent with the COMMIT, unread (sendWithCommit): the purchase has
  * returned by then, and a refusal there fails the transaction (inTransaction throws it).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation, expectedCost?: Cents): Promise<PurchaseResult> {

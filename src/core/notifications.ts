@@ -49,14 +49,30 @@ export const NOTIFIED = "notified";
 const announcedNotification = announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`);
 
 /**
+ * An advisory lock's first key, for the member's notifications lock (memberLock; the second key
+ * is taken from the member's id): an arbitrary number, apart from the other advisory locks'.
+ */
+const NOTIFICATIONS_LOCK = 740_123_021;
+
+/**
+ * SQL: takes the notifications lock of the member whose id is `userId` (an expression), held to
+ * the transaction's end: a transaction that notifies the member waits there for one that did and
+ * has not ended. Taken before the member's notifications are inserted, it makes the member's
+ * notification ids grow in commit order, which the live stream's resume relies on. Two members
+ * whose ids hash alike share a lock: they only take turns. (A row of a table locked by an upsert
+ * did the same, and cost a written row a notification: bench/RESULTS.md, session 21.)
+ */
+const memberLock = (userId: SQL) => sql`pg_advisory_xact_lock(${sql.raw(String(NOTIFICATIONS_LOCK))}, hashtext(${userId}))`;
+
+/**
  * Records notifications in the caller's transaction, in user id order, in one statement (the
- * writes of notificationWrites; of notificationWrite for a list of one). For each member, their notification_heads row is locked
- * (upserted, in user id order), then their notifications inserted, unless an event key is already
- * there, and announced (published once the transaction has committed: liveEvents.ts). The head lock makes a member's
- * notification ids grow in commit order, which the live stream's resume relies on.
+ * writes of notificationWrites; of notificationWrite for a list of one). For each member, their
+ * notifications lock is taken (memberLock, in user id order), then their notifications inserted,
+ * unless an event key is already there, and announced (published once the transaction has
+ * committed: liveEvents.ts).
  *
  * A kind the member muted is skipped in the same statement: one primary-key read of their
- * settings, and then neither is the head locked for it nor the notification written.
+ * settings, and then neither is the member's lock taken for it nor the notification written.
  *
  * Lock order (docs/rules.md#lock-order): called last in an operation, after the accounts; the
  * notification's foreign key takes a KEY SHARE lock on the member's users row, like a missed
@@ -84,11 +100,11 @@ export function notificationRows(list: NewNotification[]): string {
 /**
  * notifyAll's writes, as common table expressions for a bigger statement (the last, `notified`,
  * the notifications written), of `rows` (notificationRows: a placeholder of a statement made
- * once). The heads are upserted only from rows read through `after` (a condition), so an
+ * once). The members' locks are taken only for rows read through `after` (a condition), so an
  * operation that records its notifications in the statement that moves its money (transfer's
- * `alongside`, with its `moved`) still locks them after the accounts. Every head is locked before
- * any notification is inserted: the insert reads the heads' upsert through a sort, which has all
- * of its input before it hands over a row.
+ * `alongside`, with its `moved`) still takes them after the accounts'. Every member's lock is
+ * taken before any notification is inserted: the insert reads the locks' part through a sort,
+ * which has all of its input before it hands over a row.
  */
 export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): SQL {
   return sql`notify_wanted AS (
@@ -97,15 +113,13 @@ export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): S
       WHERE NOT ((x.v->>'m')::boolean
         AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = x.v->>'u' AND x.v->>'k' = ANY (s.muted)))
     ),
-    notify_heads AS (
-      INSERT INTO notification_heads (user_id, count)
-      SELECT user_id, count(*) FROM notify_wanted WHERE ${after} GROUP BY user_id ORDER BY min(ord)
-      ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
-      RETURNING user_id
+    notify_locked AS (
+      SELECT u.user_id, ${memberLock(sql`u.user_id`)} AS locked
+      FROM (SELECT DISTINCT user_id FROM notify_wanted WHERE ${after} ORDER BY user_id) u
     ),
     ${sql.raw(NOTIFIED)} AS (
       INSERT INTO notifications (user_id, kind, event_key, text, data)
-      SELECT w.user_id, w.kind, w.event_key, w.text, w.data FROM notify_wanted w JOIN notify_heads h ON h.user_id = w.user_id ORDER BY w.ord
+      SELECT w.user_id, w.kind, w.event_key, w.text, w.data FROM notify_wanted w JOIN notify_locked l ON l.user_id = w.user_id ORDER BY w.ord
       ON CONFLICT (user_id, event_key) DO NOTHING
       RETURNING id, ${announcedNotification}
     )`;
@@ -126,15 +140,12 @@ export function notificationWrite(prefix: string, after: SQL = sql`true`): SQL {
       WHERE ${p("User")}::text IS NOT NULL AND NOT (${p("Mutable")}::boolean
         AND EXISTS (SELECT 1 FROM notification_settings s WHERE s.user_id = ${p("User")}::text AND ${p("Kind")}::text = ANY (s.muted)))
     ),
-    notify_heads AS (
-      INSERT INTO notification_heads (user_id, count)
-      SELECT user_id, 1 FROM notify_wanted WHERE ${after}
-      ON CONFLICT (user_id) DO UPDATE SET count = notification_heads.count + excluded.count
-      RETURNING user_id
+    notify_locked AS (
+      SELECT user_id, ${memberLock(sql`user_id`)} AS locked FROM notify_wanted WHERE ${after}
     ),
     ${sql.raw(NOTIFIED)} AS (
       INSERT INTO notifications (user_id, kind, event_key, text, data)
-      SELECT user_id, kind, event_key, text, data FROM notify_wanted WHERE EXISTS (SELECT 1 FROM notify_heads)
+      SELECT user_id, kind, event_key, text, data FROM notify_wanted WHERE EXISTS (SELECT 1 FROM notify_locked)
       ON CONFLICT (user_id, event_key) DO NOTHING
       RETURNING id, ${announcedNotification}
     )`;

@@ -18,7 +18,6 @@ const GROWING = [
   "accounts",
   "team_counts",
   "notification_settings",
-  "notification_heads",
   "notifications",
   "revoked_tokens",
   "idempotency_keys",
@@ -85,7 +84,6 @@ describe.skipIf(!onPostgres)("the statements made once, on the generic plans the
           SELECT 'many' || g, p, l, CASE WHEN g % 7 = 0 THEN 'frozen' ELSE 'active' END, 'many' || g, 0
           FROM ${many}, (VALUES ('3p'), ('6p')) p(p), generate_series(1, 3) l`);
         await db.execute(sql`INSERT INTO notification_settings (user_id, muted) SELECT 'many' || g, '{}' FROM ${many}`);
-        await db.execute(sql`INSERT INTO notification_heads (user_id, count) SELECT 'many' || g, 1 FROM ${many}`);
         await db.execute(sql`INSERT INTO notifications (user_id, kind, event_key, text, read_at)
           SELECT 'many' || g, 'slot_taken', 'plans:' || n, 'A slot was taken.', CASE WHEN n % 3 = 0 THEN NULL ELSE now() END
           FROM ${many}, generate_series(1, 4) n`);

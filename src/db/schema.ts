@@ -308,8 +308,9 @@ export const missedEarnings = pgTable(
 /**
  * What a member is told (src/core/notifications.ts), written in the transaction of the event that
  * causes it. (user_id, event_key) is unique: an event notifies a member once, however often the
- * code that records it runs. Ids of one user grow in commit order (the user's
- * notification_heads row is locked before the insert), so they are the live stream's event ids.
+ * code that records it runs. Ids of one user grow in commit order (the user's notifications lock,
+ * an advisory lock, is taken before the insert: src/core/notifications.ts), so they are the live
+ * stream's event ids.
  */
 export const notifications = pgTable(
   "notifications",
@@ -329,16 +330,6 @@ export const notifications = pgTable(
     index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} IS NULL`),
   ],
 );
-
-/**
- * One row per user who has been notified: locked (by its upsert) before each notification of the
- * user is inserted, so that the user's notification ids are handed out in commit order
- * (docs/rules.md#lock-order, the last step).
- */
-export const notificationHeads = pgTable("notification_heads", {
-  userId: text("user_id").primaryKey(),
-  count: bigint("count", { mode: "bigint" }).notNull().default(sql`0`),
-});
 
 /**
  * A member's notification settings: the kinds they muted (mutable ones only, NOTIFICATION_KIND_INFO;

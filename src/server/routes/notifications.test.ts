@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import { sign } from "hono/jwt";
 import { announced } from "../../core/liveEvents";
-import { EVENTS_CHANNEL, notify } from "../../core/notifications";
+import { EVENTS_CHANNEL, notify, notifyAll } from "../../core/notifications";
 import { rowsOf } from "../../db/client";
 import { onPostgres } from "../../testing/db";
 import { type Harness, TEST_JWT_SECRET } from "../../testing/harness";
@@ -164,9 +164,11 @@ describe("a passed-up slot tells where the money went", () => {
 });
 
 describe("a member's notification ids grow in commit order", () => {
-  test.skipIf(!onPostgres)("a transaction notifying a member waits for another one that notified them to commit, and takes the later id", async () => {
+  // Notifying one member or several (one statement each way: notificationWrite, notificationWrites).
+  test.skipIf(!onPostgres).each(["alone", "with another member"])("a transaction notifying a member (%s) waits for another one that notified them to commit, and takes the later id", async (how) => {
     const alice = await h.signUp({ name: "Alice" });
     const bob = await h.signUp({ name: "Bob" });
+    const carol = await h.signUp({ name: "Carol" });
     const note = (userId: string, eventKey: string) => ({ userId, kind: "partner_joined" as const, eventKey, text: `${eventKey} joined your team as your direct partner.` });
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -180,7 +182,8 @@ describe("a member's notification ids grow in commit order", () => {
     });
     await firstNotified;
     let secondDone = false;
-    const second = h.db.transaction((tx) => notify(tx, note(alice.id, "Second"))).then(() => (secondDone = true));
+    const secondNotes = how === "alone" ? [note(alice.id, "Second")] : [note(carol.id, "Also"), note(alice.id, "Second")];
+    const second = h.db.transaction((tx) => notifyAll(tx, secondNotes)).then(() => (secondDone = true));
     // Another member's notification does not wait.
     await h.db.transaction((tx) => notify(tx, note(bob.id, "Other")));
     await Bun.sleep(300);
