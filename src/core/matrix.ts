@@ -352,8 +352,9 @@ const freePurchase = (() => {
  * shared, then their level row); one per step of the loop (the receiver's level row, then their
  * users row); the missed earnings (key-share locks on users rows); the transfer (the accounts, by
  * id), which also writes the placements, the owners' level rows and, last, the notifications
- * (their members' notifications locks first). The transfer is sent with the COMMIT, unread (sendWithCommit): the purchase has
- * returned by then, and a refusal there fails the transaction (inTransaction throws it).
+ * (their members' notifications locks first). The transfer is sent with the COMMIT, unread
+ * (sendWithCommit): the purchase has returned by then, and a refusal there fails the transaction
+ * (inTransaction throws it).
  */
 export async function purchaseLevel(tx: Tx, buyerId: string, program: Program, level: number, key?: KeyReservation, expectedCost?: Cents): Promise<PurchaseResult> {
   const { cost, buyer, referrerWithout, firstWalk } = await activate(tx, buyerId, program, level, key, expectedCost);
