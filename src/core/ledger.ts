@@ -87,7 +87,7 @@ export interface Alongside {
  * order puts before `accounts`, or wait for `moved` first.
  */
 export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<bigint> {
-  return (await moveMoney(tx, input, alongside)).id;
+  return (await transferAnswering(tx, input, alongside)).id;
 }
 
 /**
@@ -96,11 +96,7 @@ export async function transfer(tx: Tx, input: TransferInput, alongside?: Alongsi
  * For the last statement of a transaction, sent with the COMMIT (sendWithCommit's `events`): no
  * read of the events of its own.
  */
-export function transferAnswering(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<{ id: bigint; events: string[] }> {
-  return moveMoney(tx, input, alongside);
-}
-
-async function moveMoney(tx: Tx, input: TransferInput, alongside: Alongside | undefined): Promise<{ id: bigint; events: string[] }> {
+export async function transferAnswering(tx: Tx, input: TransferInput, alongside?: Alongside): Promise<{ id: bigint; events: string[] }> {
   const { from, to, amount, kind } = input;
   if (amount <= 0n) throw new Error(`transfer amount must be positive, got ${amount}`);
   if (from === to) throw new Error("transfer needs two different accounts");

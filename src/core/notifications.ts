@@ -14,6 +14,7 @@ import { refuse } from "./errors";
 import { formatUsdt, type Cents } from "../shared/money";
 import { pageCount } from "./util";
 import { statementOnce } from "./prepared";
+import { ADVISORY_LOCKS } from "./advisoryLocks";
 import { announce, announceSql, publish, type LiveEvent } from "./liveEvents";
 
 /**
@@ -49,20 +50,14 @@ export const NOTIFIED = "notified";
 const announcedNotification = announceSql(sql`json_build_object('t', 'n', 'u', user_id, 'id', id::text, 'kind', kind, 'text', text, 'at', created_at)::text`);
 
 /**
- * An advisory lock's first key, for the member's notifications lock (memberLock; the second key
- * is taken from the member's id): an arbitrary number, apart from the other advisory locks'.
- */
-const NOTIFICATIONS_LOCK = 740_123_021;
-
-/**
- * SQL: takes the notifications lock of the member whose id is `userId` (an expression), held to
- * the transaction's end: a transaction that notifies the member waits there for one that did and
- * has not ended. Taken before the member's notifications are inserted, it makes the member's
+ * SQL: takes the notifications lock of the member whose id is `userId` (an expression; the lock's
+ * second key is its hash), held to the transaction's end: a transaction that notifies the member
+ * waits there for one that did and has not ended. Taken before the member's notifications are inserted, it makes the member's
  * notification ids grow in commit order, which the live stream's resume relies on. Two members
  * whose ids hash alike share a lock: they only take turns. (A row of a table locked by an upsert
  * did the same, and cost a written row a notification: bench/RESULTS.md, session 21.)
  */
-const memberLock = (userId: SQL) => sql`pg_advisory_xact_lock(${sql.raw(String(NOTIFICATIONS_LOCK))}, hashtext(${userId}))`;
+const memberLock = (userId: SQL) => sql`pg_advisory_xact_lock(${sql.raw(String(ADVISORY_LOCKS.notifications))}, hashtext(${userId}))`;
 
 /**
  * Records notifications in the caller's transaction, in user id order, in one statement (the

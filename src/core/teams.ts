@@ -1,6 +1,7 @@
 import { type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Tx } from "../db/client";
+import { ADVISORY_LOCKS } from "./advisoryLocks";
 import { runPrepared } from "./prepared";
 
 /**
@@ -26,11 +27,11 @@ import { runPrepared } from "./prepared";
 export const TEAM_SHARDS = 4;
 
 /**
- * Sign-ups and deletions take this lock shared (they never wait on each other for it); a chain
- * handover (chains.ts) takes it alone, because it moves users and team_sums between chains. An
- * advisory lock's key: an arbitrary number, the same in every process.
+ * Sign-ups and deletions take the chains' advisory lock shared (they never wait on each other for
+ * it); a chain handover (chains.ts) takes it alone, because it moves users and team_sums between
+ * chains.
  */
-const CHAINS_LOCK = 7_401_230_117;
+const CHAINS_LOCK = ADVISORY_LOCKS.chains;
 
 /** For a sign-up or a deletion: no chain handover runs until this transaction ends. */
 export async function shareChains(tx: Tx): Promise<void> {

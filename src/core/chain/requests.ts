@@ -5,6 +5,7 @@ import { DEFAULT_NETWORK, type Network, networkOfMethod, readTransactionId } fro
 import type { Cents } from "../../shared/money";
 import { refuse } from "../errors";
 import { isUniqueViolation } from "../tx";
+import { ADVISORY_LOCKS } from "../advisoryLocks";
 import { readAddress } from "./addresses";
 
 /**
@@ -19,9 +20,6 @@ export const LIVE_TX_INDEX = "deposits_live_tx_uq";
 /** The unique index that keeps a payout's canonical transaction ID on one withdrawal. */
 export const PAYOUT_TX_INDEX = "withdrawals_payout_tx_uq";
 
-/** An advisory lock's first key (the second is taken from the transaction ID): an arbitrary number. */
-const TX_HASH_LOCK = 740_123_019;
-
 /**
  * Until this transaction ends, no other one checks or claims this canonical transaction ID, as a
  * deposit or as a payout: the two live in different tables, so no unique index can settle a
@@ -30,7 +28,7 @@ const TX_HASH_LOCK = 740_123_019;
  */
 export async function lockTxHash(tx: Tx, txHash: string): Promise<void> {
   const key = Number.parseInt(txHash.slice(0, 8), 16) | 0;
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(${TX_HASH_LOCK}::int, ${key}::int)`);
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(${ADVISORY_LOCKS.txHash}::int, ${key}::int)`);
 }
 
 /** Whether a withdrawal's payout is this transaction (`except`: that withdrawal does not count). */
