@@ -64,16 +64,19 @@ function walkCtes(startId: Placeholder, program: Placeholder, level: Placeholder
     WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
       AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
     ORDER BY ul.depth DESC LIMIT 1) f ON true`;
+  // One row per chain visited, after a first row that only names the start: `via` is the user
+  // whose referrer the next row enters at (the start, then each chain's first user, whose id is
+  // the chain's). The recursive part alone reads users and levels: Postgres sets up every part
+  // of a statement's plan on each run, so writing the first chain's probe a second time, as a
+  // part of its own, cost a tenth of the walk (bench/RESULTS.md, session 22).
   return sql`
-      hop(chain_id, depth, found, found_depth, cycles, slots) AS (
-        SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
-        FROM users s JOIN users r ON r.id = s.referrer_id ${deepestEligible}
-        WHERE s.id = ${startId}
+      hop(via, chain_id, depth, found, found_depth, cycles, slots) AS (
+        SELECT ${startId}::text, NULL::text, NULL::integer, NULL::text, NULL::integer, NULL::integer, NULL::text[]
         UNION ALL
-        SELECT r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
+        SELECT r.chain_id, r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
         FROM hop h
-        JOIN users head ON head.id = h.chain_id
-        JOIN users r ON r.id = head.referrer_id ${deepestEligible}
+        JOIN users v ON v.id = h.via
+        JOIN users r ON r.id = v.referrer_id ${deepestEligible}
         WHERE h.found IS NULL
       ),
       walk AS (
