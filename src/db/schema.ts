@@ -332,18 +332,6 @@ export const notifications = pgTable(
 );
 
 /**
- * Unused since session 21: a row per notified user, locked by an upsert before each of the user's
- * notifications was inserted, to hand out their ids in commit order; an advisory lock does that
- * now (src/core/notifications.ts). Kept, unwritten, for the servers of the release before, which
- * still upsert it while they run beside this one (dropping it would fail their every
- * notification); drop it in a later release.
- */
-export const notificationHeads = pgTable("notification_heads", {
-  userId: text("user_id").primaryKey(),
-  count: bigint("count", { mode: "bigint" }).notNull().default(sql`0`),
-});
-
-/**
  * A member's notification settings: the kinds they muted (mutable ones only, NOTIFICATION_KIND_INFO;
  * no row: nothing muted). notifyAll reads it by primary key in the insert that records a
  * notification, so a muted kind is never written (docs/rules.md#notifications).
