@@ -58,17 +58,13 @@ const walkStatement = statementOnce<{ found: string | null; cycles: number | nul
  * One of them is recursive: the statement's WITH must be WITH RECURSIVE.
  */
 function walkCtes(startId: Placeholder, program: Placeholder, level: Placeholder) {
-  // `r` is where the walk enters a chain: it and the chain's users above it are ancestors.
-  const deepestEligible = sql`LEFT JOIN LATERAL (
-    SELECT ul.user_id, ul.depth, ul.cycles, ul.slots FROM user_levels ul JOIN users e ON e.id = ul.user_id
-    WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
-      AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
-    ORDER BY ul.depth DESC LIMIT 1) f ON true`;
   // One row per chain visited, after a first row that only names the start: `via` is the user
   // whose referrer the next row enters at (the start, then each chain's first user, whose id is
-  // the chain's). The recursive part alone reads users and levels: Postgres sets up every part
-  // of a statement's plan on each run, so writing the first chain's probe a second time, as a
-  // part of its own, cost a tenth of the walk (bench/RESULTS.md, session 22).
+  // the chain's). `r` is where the walk enters a chain: it and the chain's users above it are
+  // ancestors, and `f` the deepest eligible of them. The recursive part alone reads users and
+  // levels: Postgres sets up every part of a statement's plan on each run, so writing the first
+  // chain's probe a second time, as a part of its own, cost a tenth of the walk
+  // (bench/RESULTS.md, session 22).
   return sql`
       hop(via, chain_id, depth, found, found_depth, cycles, slots) AS (
         SELECT ${startId}::text, NULL::text, NULL::integer, NULL::text, NULL::integer, NULL::integer, NULL::text[]
@@ -76,7 +72,12 @@ function walkCtes(startId: Placeholder, program: Placeholder, level: Placeholder
         SELECT r.chain_id, r.chain_id, r.depth, f.user_id, f.depth, f.cycles, f.slots
         FROM hop h
         JOIN users v ON v.id = h.via
-        JOIN users r ON r.id = v.referrer_id ${deepestEligible}
+        JOIN users r ON r.id = v.referrer_id
+        LEFT JOIN LATERAL (
+          SELECT ul.user_id, ul.depth, ul.cycles, ul.slots FROM user_levels ul JOIN users e ON e.id = ul.user_id
+          WHERE ul.program = ${program} AND ul.level = ${level} AND ul.status = 'active'
+            AND ul.chain_id = r.chain_id AND ul.depth <= r.depth AND e.deleted_at IS NULL
+          ORDER BY ul.depth DESC LIMIT 1) f ON true
         WHERE h.found IS NULL
       ),
       walk AS (
