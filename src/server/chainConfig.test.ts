@@ -86,11 +86,32 @@ test("GET /api/config names every network with the deposit address shown for it,
       expect((await h.call("GET", "/api/config")).body).toEqual({
         depositWalletAddress: TRON_OURS,
         networks: [
-          { network: "TRC20", depositAddress: TRON_OURS, verified: true, confirmations: 20 },
-          { network: "BEP20", depositAddress: BSC_OURS, verified: false, confirmations: 15 },
+          { network: "TRC20", depositAddress: TRON_OURS, verified: true, confirmations: 20, ownAddresses: false },
+          { network: "BEP20", depositAddress: BSC_OURS, verified: false, confirmations: 15, ownAddresses: false },
         ],
       });
     },
     { config: { chain, depositWalletAddress: TRON_OURS } },
   );
+});
+
+test("an extended public key gives members their own addresses; the shared address is then not required, and a private key stops the start without being echoed", () => {
+  const XPUB = "xpub6Ce9NcJvTk36xtLSrJLZqE7wtgA5deCeYs7rSQtreh4cj6ByPtrg9sD7V2FNFLPnf8heNP3FGkeV9qwfzvZNSd54JoNXVsXFYSYwHsnJxqP";
+  const chain = loadChainConfig({ BEP20_RPC_URL: "http://127.0.0.1:8545", BEP20_USDT_CONTRACT: BSC_USDT, BEP20_XPUB: XPUB });
+  expect(chain.networks.BEP20.addressKey?.xpub).toBe(XPUB);
+  expect(chain.networks.BEP20.depositHex).toBeUndefined();
+  // Child 0/0 of that key is the test phrase's first account.
+  expect(chain.networks.BEP20.addressKey?.derive(0).address).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
+
+  expect(() => loadChainConfig({ BEP20_XPUB: XPUB })).toThrow("BEP20_XPUB needs BEP20_RPC_URL and BEP20_USDT_CONTRACT");
+  const secret = "xprv9s21ZrQH143K3QTDL4LXw2F7HEK3wJUD2nW2nRk4stbPy6cq3jPPqjiChkVvvNKmPGJxWUtg6LnF5kejMRNNU3TGtRBeJgk33yuGBxrMPHi";
+  let message = "";
+  try {
+    loadChainConfig({ BEP20_RPC_URL: "http://127.0.0.1:8545", BEP20_USDT_CONTRACT: BSC_USDT, BEP20_XPUB: secret });
+  } catch (error) {
+    message = (error as Error).message;
+  }
+  expect(message).toStartWith("BEP20_XPUB is not usable: this is a private key");
+  expect(message).not.toContain(secret.slice(4, 24));
+  expect(() => loadChainConfig({ TRC20_RPC_URL: "http://127.0.0.1:8545", TRC20_USDT_CONTRACT: TRON_USDT, TRC20_XPUB: "not a key" })).toThrow("TRC20_XPUB is not usable");
 });

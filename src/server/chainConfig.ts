@@ -1,5 +1,6 @@
 import type { ChainSettings, NetworkSettings } from "../core/chain/config";
 import { readAddress } from "../core/chain/addresses";
+import { ACCOUNT_PATH, readXpub } from "../core/chain/xpub";
 import { decimalWhole, httpUrl } from "./envValues";
 import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
 
@@ -22,10 +23,12 @@ const DEFAULT_POLL_SECONDS = 15;
 const DEFAULT_RPC_TIMEOUT_MS = 10_000;
 
 export const CHAIN_CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
+  ["TRC20_XPUB", `extended public key of the TRON account (${ACCOUNT_PATH.TRC20}): each member gets an address of their own, credited by the chain; needs TRC20_RPC_URL and TRC20_USDT_CONTRACT`, "(unset: the shared address and the claim form)"],
   ["TRC20_RPC_URL", "TRON full node's JSON-RPC endpoint (an http:// or https:// URL); set: TRC20 deposits are verified on chain", "(unset: an admin decides)"],
   ["TRC20_USDT_CONTRACT", "USDT contract on TRON, base58 (T...); required with TRC20_RPC_URL", "(unset)"],
   ["TRC20_DEPOSIT_ADDRESS", "our TRON deposit address, base58 (T...): shown to members and checked on chain", "DEPOSIT_WALLET_ADDRESS, else a demo address"],
   ["TRC20_CONFIRMATIONS", "confirmations a TRC20 deposit needs before it is credited", String(DEFAULT_CONFIRMATIONS.TRC20)],
+  ["BEP20_XPUB", `extended public key of the BNB Smart Chain account (${ACCOUNT_PATH.BEP20}): each member gets an address of their own; needs BEP20_RPC_URL and BEP20_USDT_CONTRACT`, "(unset: the shared address and the claim form)"],
   ["BEP20_RPC_URL", "BNB Smart Chain JSON-RPC endpoint (an http:// or https:// URL); set: BEP20 deposits are verified on chain", "(unset: an admin decides)"],
   ["BEP20_USDT_CONTRACT", "USDT contract on BNB Smart Chain, 0x...; required with BEP20_RPC_URL", "(unset)"],
   ["BEP20_DEPOSIT_ADDRESS", "our BNB Smart Chain deposit address, 0x...: shown to members and checked on chain", "(a demo address)"],
@@ -65,14 +68,20 @@ function networkSettings(network: Network, env: Record<string, string | undefine
     confirmations,
     decimals: NETWORK_INFO[network].decimals,
   };
+  const xpub = v("XPUB");
+  // Never echoed: what was pasted there may be a private key.
+  const addressKey = xpub === undefined ? undefined : readXpub(network, xpub);
+  if (addressKey && "problem" in addressKey) throw new Error(`${network}_XPUB is not usable: ${addressKey.problem}`);
+  if (addressKey && !rpcUrl) throw new Error(`${network}_XPUB needs ${network}_RPC_URL and ${network}_USDT_CONTRACT: nothing would credit what arrives at members' addresses`);
   if (!rpcUrl) return settings;
 
   if (!httpUrl(rpcUrl)) throw new Error(`${network}_RPC_URL must be an http:// or https:// URL with a host, got ${rpcUrl}`);
   if (!contract) throw new Error(`${network}_USDT_CONTRACT must be set with ${network}_RPC_URL`);
-  if (!deposit) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL`);
+  // With members' own addresses the shared one is only needed by claims, which are then refused.
+  if (!deposit && !addressKey) throw new Error(`${network}_DEPOSIT_ADDRESS must be set with ${network}_RPC_URL, unless ${network}_XPUB gives members addresses of their own`);
   const token = readAddress(network, contract);
   if ("problem" in token) throw new Error(`${network}_USDT_CONTRACT is not a valid address (${contract}): ${token.problem}`);
-  return { ...settings, rpcUrl, token: token.hex, depositHex: deposit.hex };
+  return { ...settings, rpcUrl, token: token.hex, ...(deposit ? { depositHex: deposit.hex } : {}), ...(addressKey ? { addressKey } : {}) };
 }
 
 export function loadChainConfig(env: Record<string, string | undefined>): ChainSettings {

@@ -1,5 +1,6 @@
 import type { Network } from "../../shared/chain";
 import type { Hex } from "./addresses";
+import type { AddressKey } from "./xpub";
 
 /**
  * How the platform reads one network (read from the environment by src/server/chainConfig.ts).
@@ -20,6 +21,8 @@ export interface NetworkSettings {
   confirmations: number;
   /** USDT's decimals on that chain. */
   decimals: number;
+  /** The extended public key members' own addresses come from (`*_XPUB`); with it, claims are refused. */
+  addressKey?: AddressKey;
 }
 
 export interface ChainSettings {
@@ -35,6 +38,15 @@ export type VerifiedNetwork = NetworkSettings & { rpcUrl: string; token: Hex; de
 /** Whether deposits on this network are checked on chain. */
 export const isVerified = (settings: NetworkSettings): settings is VerifiedNetwork =>
   Boolean(settings.rpcUrl && settings.token && settings.depositHex);
+
+export type WatchedNetwork = NetworkSettings & { rpcUrl: string; token: Hex; addressKey: AddressKey };
+
+/** Whether members get addresses of their own on this network, credited by the address watcher. */
+export const hasOwnAddresses = (settings: NetworkSettings): settings is WatchedNetwork =>
+  Boolean(settings.addressKey && settings.rpcUrl && settings.token);
+
+/** The networks whose members have addresses of their own. */
+export const watchedNetworks = (chain: ChainSettings): WatchedNetwork[] => Object.values(chain.networks).filter(hasOwnAddresses);
 
 /** The networks checked on chain. */
 export const verifiedNetworks = (chain: ChainSettings): VerifiedNetwork[] => Object.values(chain.networks).filter(isVerified);
