@@ -11,7 +11,7 @@ export interface AuditEntry {
   /** Null when the platform itself decided (a deposit verified on chain). */
   adminId: string | null;
   action: AuditAction;
-  targetType: "deposit" | "withdrawal" | "level" | "user";
+  targetType: "deposit" | "withdrawal" | "level" | "user" | "deposit_address";
   targetId: string;
   before?: Record<string, unknown> | null;
   after?: Record<string, unknown> | null;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, ilike, isNull, or, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
@@ -22,13 +22,14 @@ export type { Decision } from "../shared/constants";
  * locked, which every new request of the user takes first: under that lock the count cannot
  * change except by this transaction, so two requests racing at the limit cannot both pass it
  * (docs/rules.md#limits). A decision may lower it meanwhile; that only ever errs on the safe side.
+ * Transfers the address watcher recorded for an admin are not the member's requests: not counted.
  */
 async function pendingOf(tx: Tx, requests: typeof deposits | typeof withdrawals, userId: string): Promise<number> {
   const table = requests as typeof deposits;
   const [row] = await tx
     .select({ n: count() })
     .from(table)
-    .where(and(eq(table.userId, userId), eq(table.status, "pending")));
+    .where(and(eq(table.userId, userId), eq(table.status, "pending"), requests === deposits ? isNull(deposits.logIndex) : undefined));
   return Number(row?.n ?? 0);
 }
 

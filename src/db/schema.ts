@@ -172,6 +172,17 @@ export const deposits = pgTable(
     nextCheckAt: timestamp("next_check_at", { withTimezone: true, mode: "date" }),
     /** Times the watcher took this request for a check; also the fence of a check in flight. */
     checkAttempts: integer("check_attempts").notNull().default(0),
+    /**
+     * A transfer to the member's own deposit address, recorded by the address watcher
+     * (src/core/chain/watch.ts): its log's index in the transaction. Null for a claimed deposit.
+     */
+    logIndex: integer("log_index"),
+    /** That transfer's recipient: the member's own address, as the network writes it. */
+    toAddress: text("to_address"),
+    /** The block that holds it. */
+    blockNumber: bigint("block_number", { mode: "bigint" }),
+    /** The amount on chain in USDT, to the token's own precision ("10.005"); the credit is its whole cents. */
+    chainAmount: text("chain_amount"),
   },
   (t) => [
     check("deposits_amount_positive", sql`${t.amount} > 0`),
@@ -179,12 +190,77 @@ export const deposits = pgTable(
     // A transaction counts once among the requests that are pending or accepted, whatever its
     // spelling and whatever the network it is claimed on: the canonical form (the same 64 hex for
     // TRC20 and BEP20) is the key. A declined request frees it.
-    uniqueIndex("deposits_live_tx_uq").on(t.txHash).where(sql`${t.status} <> 'declined'`),
+    uniqueIndex("deposits_live_tx_uq").on(t.txHash).where(sql`${t.status} <> 'declined' AND ${t.logIndex} IS NULL`),
+    // A transfer to a member's own address is recorded once, however many processes read its log.
+    uniqueIndex("deposits_chain_log_uq").on(t.network, t.txHash, t.logIndex).where(sql`${t.logIndex} IS NOT NULL`),
+    index("deposits_to_address_idx").on(t.network, t.toAddress, t.decidedAt).where(sql`${t.toAddress} IS NOT NULL`),
     // The chain watcher's queue: pending requests due for a look, soonest first.
     index("deposits_check_due_idx").on(t.nextCheckAt).where(sql`${t.status} = 'pending' AND ${t.nextCheckAt} IS NOT NULL`),
     index("deposits_status_created_idx").on(t.status, t.createdAt),
     index("deposits_created_idx").on(t.createdAt),
   ],
+);
+
+/**
+ * Each member's own deposit address on a network (docs/rules.md#own-deposit-addresses): the child
+ * 0/`index` of the network's extended public key, given once and never reused.
+ */
+export const depositAddresses = pgTable(
+  "deposit_addresses",
+  {
+    network: text("network", { enum: NETWORKS }).notNull(),
+    index: integer("index").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    /** As the network writes it (EIP-55, or base58check on TRON). */
+    address: text("address").notNull(),
+    /** The 0x form in lower case, as the logs carry it. */
+    hex: text("hex").notNull(),
+    createdAt: createdAt(),
+    /** When an admin last marked the address swept; null: never. */
+    sweptAt: timestamp("swept_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.network, t.index] }),
+    uniqueIndex("deposit_addresses_user_uq").on(t.userId, t.network),
+    uniqueIndex("deposit_addresses_hex_uq").on(t.network, t.hex),
+  ],
+);
+
+/**
+ * The address watcher's state per network: the next index to give, the extended public key the
+ * addresses come from, the next block to read, the head last seen, and the lease of the process
+ * reading now.
+ */
+export const chainWatch = pgTable("chain_watch", {
+  network: text("network", { enum: NETWORKS }).primaryKey(),
+  xpub: text("xpub").notNull(),
+  nextIndex: integer("next_index").notNull().default(0),
+  /** The first block not read yet for crediting; null until the chain was first read. */
+  nextBlock: bigint("next_block", { mode: "bigint" }),
+  headBlock: bigint("head_block", { mode: "bigint" }),
+  leaseUntil: timestamp("lease_until", { withTimezone: true, mode: "date" }),
+});
+
+/** Transfers to members' addresses seen in blocks still short of their confirmations: shown as confirming, rewritten every pass. */
+export const confirmingTransfers = pgTable(
+  "confirming_transfers",
+  {
+    network: text("network", { enum: NETWORKS }).notNull(),
+    txHash: text("tx_hash").notNull(),
+    logIndex: integer("log_index").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    fromAddress: text("from_address").notNull(),
+    toAddress: text("to_address").notNull(),
+    amount: cents("amount").notNull(),
+    chainAmount: text("chain_amount").notNull(),
+    seenAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.network, t.txHash, t.logIndex] }), index("confirming_transfers_user_idx").on(t.userId)],
 );
 
 export const withdrawals = pgTable(

@@ -1,5 +1,6 @@
-import { verifiedNetworks } from "../core/chain/config";
+import { verifiedNetworks, watchedNetworks } from "../core/chain/config";
 import { checkDueDeposits, type PassOptions, type PassResult } from "../core/chain/deposits";
+import { newWatchState, watchNetwork, type WatchOptions, type WatchResult } from "../core/chain/watch";
 import { networkName } from "../shared/chain";
 import type { Deps } from "./env";
 
@@ -11,36 +12,58 @@ import type { Deps } from "./env";
  * `deposits` rows, so it survives restarts, and any number of server processes may run one
  * against one Postgres: each request is credited at most once (the decision's conditional update),
  * and a process that dies mid-look leaves the request to be taken again when its lease ends.
+ *
+ * The same job runs the address watchers of the networks whose members have addresses of their
+ * own (src/core/chain/watch.ts): each pass reads those networks' new blocks and credits what
+ * arrived, its cursor and lease in chain_watch.
  */
 export interface ChainWatcher {
   /** Run a pass soon (after a new deposit on a verified network). */
   poke(): void;
   /** Run a pass now and answer what it did (tests). */
-  runOnce(): Promise<PassResult>;
+  runOnce(): Promise<WatcherPass>;
   /** Stop, after the pass in flight. */
   stop(): Promise<void>;
 }
 
-const idle: ChainWatcher = { poke: () => {}, runOnce: async () => ({ credited: 0, waiting: 0, forAdmin: 0, skipped: 0, failed: 0 }), stop: async () => {} };
+/** One pass: the claims checked on chain, and per watched network what its address watcher did. */
+export type WatcherPass = PassResult & { addresses: WatchResult[] };
 
-export function startChainWatcher(deps: Pick<Deps, "db" | "config" | "log">, options: Pick<PassOptions, "check" | "batch"> = {}): ChainWatcher {
+const nothing = (): WatcherPass => ({ credited: 0, waiting: 0, forAdmin: 0, skipped: 0, failed: 0, addresses: [] });
+const idle: ChainWatcher = { poke: () => {}, runOnce: async () => nothing(), stop: async () => {} };
+
+export function startChainWatcher(
+  deps: Pick<Deps, "db" | "config" | "log">,
+  options: Pick<PassOptions, "check" | "batch"> & Pick<WatchOptions, "range" | "rangesPerPass"> = {},
+): ChainWatcher {
   const { chain } = deps.config;
-  if (verifiedNetworks(chain).length === 0) return idle;
+  const watched = watchedNetworks(chain).map((settings) => ({ settings, state: newWatchState(settings.network, options.range) }));
+  if (verifiedNetworks(chain).length === 0 && watched.length === 0) return idle;
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
   const periodMs = chain.pollSeconds * 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<PassResult> | undefined;
+  let running: Promise<WatcherPass> | undefined;
   let again = false;
   let stopped = false;
 
-  const pass = () => checkDueDeposits(deps.db, chain, { ...options, log });
+  const pass = async (): Promise<WatcherPass> => {
+    const claims = await checkDueDeposits(deps.db, chain, { ...options, log });
+    const addresses: WatchResult[] = [];
+    for (const { settings, state } of watched) {
+      const result = await watchNetwork(deps.db, settings, state, { timeoutMs: chain.rpcTimeoutMs, rangesPerPass: options.rangesPerPass, range: options.range });
+      if (result.delayed) log(`${settings.network} deposits: crediting waits (${result.delayed}); it is tried again at the next poll`);
+      if (result.behind) again = true;
+      addresses.push(result);
+    }
+    return { ...claims, addresses };
+  };
 
   function schedule(ms: number) {
     clearTimeout(timer);
     if (!stopped) timer = setTimeout(run, ms);
   }
 
-  function run(): Promise<PassResult> {
+  function run(): Promise<WatcherPass> {
     if (running) {
       again = true;
       return running;
@@ -48,7 +71,7 @@ export function startChainWatcher(deps: Pick<Deps, "db" | "config" | "log">, opt
     const current = pass()
       .catch((error) => {
         log("the chain watcher's pass failed; it runs again at the next poll", error);
-        return { credited: 0, waiting: 0, forAdmin: 0, skipped: 0, failed: 1 };
+        return { ...nothing(), failed: 1 };
       })
       .finally(() => {
         running = undefined;
@@ -77,8 +100,16 @@ export function startChainWatcher(deps: Pick<Deps, "db" | "config" | "log">, opt
 
 /** One line for the start-up log: which networks are verified on chain. */
 export function chainSummary(deps: Pick<Deps, "config">): string {
-  const verified = verifiedNetworks(deps.config.chain);
-  if (verified.length === 0) return "Deposits: decided by an admin (no network verified on chain)";
-  const names = verified.map((n) => `${networkName(n.network)} after ${n.confirmations} confirmations`).join(", ");
-  return `Deposits verified on chain: ${names}; looked at again every ${deps.config.chain.pollSeconds} s`;
+  const watched = watchedNetworks(deps.config.chain);
+  const verified = verifiedNetworks(deps.config.chain).filter((n) => !watched.some((w) => w.network === n.network));
+  const lines: string[] = [];
+  if (watched.length > 0) {
+    const names = watched.map((n) => `${networkName(n.network)} after ${n.confirmations} confirmations`).join(", ");
+    lines.push(`Deposits to members' own addresses, credited from the chain: ${names}; read every ${deps.config.chain.pollSeconds} s`);
+  }
+  if (verified.length > 0) {
+    const names = verified.map((n) => `${networkName(n.network)} after ${n.confirmations} confirmations`).join(", ");
+    lines.push(`Deposits verified on chain: ${names}; looked at again every ${deps.config.chain.pollSeconds} s`);
+  }
+  return lines.length > 0 ? lines.join("\n") : "Deposits: decided by an admin (no network verified on chain)";
 }

@@ -1,3 +1,4 @@
+import { checkAddressKeys } from "../core/chain/ownAddresses";
 import { openDatabase, type Database } from "../db/client";
 import { migrate } from "../db/migrate";
 import { seed, type CreatedAdmin } from "../db/seed";
@@ -18,6 +19,7 @@ export async function prepare(
   if (!config.databaseUrl) mkdirSync(config.dataDir, { recursive: true });
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   await migrate(database);
+  await checkAddressKeys(database.db, config.chain);
   const { createdAdmin } = await seed(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword, hasher });
   const secret = await jwtSecret(database.db, config.jwtSecret);
   return { database, createdAdmin, deps: { db: database.db, config, hasher, jwtSecret: secret } };

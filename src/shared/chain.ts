@@ -32,7 +32,7 @@ export const NETWORK_INFO: Record<Network, NetworkInfo> = {
  * `wrong_amount` (ours and from them, but not exactly the amount claimed), `rpc_error` (the node
  * did not answer: checked again). Everything but `match` leaves the request to an admin.
  */
-export const CHAIN_VERDICTS = ["match", "confirming", "not_found", "reverted", "not_to_us", "wrong_token", "wrong_sender", "wrong_amount", "rpc_error"] as const;
+export const CHAIN_VERDICTS = ["match", "confirming", "not_found", "reverted", "not_to_us", "wrong_token", "wrong_sender", "wrong_amount", "rpc_error", "below_minimum"] as const;
 export type ChainVerdict = (typeof CHAIN_VERDICTS)[number];
 
 /** What the admin sees beside a deposit, and what the platform decided on. Kept as JSON on the request. */

@@ -99,7 +99,7 @@ export const EARNINGS_MAX_DAYS = 365;
 // Admin audit trail
 
 /** What an admin did; each kind is one `admin_audit` record. */
-export const AUDIT_ACTIONS = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift"] as const;
+export const AUDIT_ACTIONS = ["deposit_decision", "withdrawal_decision", "level_price", "user_delete", "admin_gift", "address_swept"] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 // Notifications (src/core/notifications.ts)

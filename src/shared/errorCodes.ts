@@ -46,6 +46,9 @@ export const ERROR_CODES = [
   "too_many_pending_withdrawals",
   "gift_to_admin",
   "admin_gift_too_large",
+  "use_deposit_address",
+  "deposit_address_unavailable",
+  "chain_unavailable",
 
   // Levels
   "level_not_found",

@@ -66,6 +66,12 @@ export const ERRORS = {
   gift_to_admin: { status: 400, msg: MSG.giftToAdmin },
   /** Above the configured ADMIN_GIFT_MAX; the answer names the configured figure. */
   admin_gift_too_large: { status: 400, msg: MSG.adminGiftTooLargeDefault },
+  /** A claim on a network whose members have their own addresses: those are credited by the chain alone. */
+  use_deposit_address: { status: 409, msg: MSG.useDepositAddress },
+  /** GET /user/deposit/address on a network without an extended public key. */
+  deposit_address_unavailable: { status: 409, msg: MSG.depositAddressUnavailable },
+  /** The network's node did not answer when a first address needed the chain's latest block. */
+  chain_unavailable: { status: 503, msg: MSG.chainUnavailable },
 
   // Levels
   level_not_found: { status: 404, msg: MSG.levelNotFound },
@@ -88,7 +94,7 @@ export const ERRORS = {
   server_error: { status: 500, msg: MSG.serverError },
 } as const satisfies Record<ErrorCode, { status: ErrorStatus; msg: string }>;
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 
 
 /** The wire form of every refusal. */

@@ -44,6 +44,10 @@ export const MSG = {
   depositSubmitted: "Deposit request submitted successfully. It will be credited once an admin approves it.",
   depositSubmittedOnChain:
     "Deposit request submitted successfully. It will be credited automatically once the transaction is confirmed on chain, or else reviewed by an admin.",
+  useDepositAddress:
+    "Deposits on this network go to your own deposit address, shown on the deposit page, and are credited automatically once confirmed on chain: there is nothing to claim.",
+  depositAddressUnavailable: "This network has no deposit addresses of their own: send to the platform's address and submit the deposit form.",
+  chainUnavailable: "The network's node is not answering right now. Please try again in a minute.",
   payoutOnAcceptOnly: "A payout transaction ID can only be recorded when accepting a withdrawal.",
   withdrawalSubmitted: "Withdrawal request submitted successfully. It will be paid once an admin approves it.",
   exceedsAvailable: "Withdrawal amount cannot exceed your available balance.",

@@ -32,6 +32,8 @@ export const PAGES = {
   admin3p: `${DASHBOARD}/admin-3p`,
   admin6p: `${DASHBOARD}/admin-6p`,
   adminAudit: `${DASHBOARD}/admin-audit`,
+  /** USDT credited at members' own deposit addresses, for the operator to move with their own wallet. */
+  adminSweep: `${DASHBOARD}/admin-sweep`,
 } as const;
 
 export type PagePath = (typeof PAGES)[keyof typeof PAGES];

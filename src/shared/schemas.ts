@@ -417,6 +417,22 @@ const partnerId = () => z.optional(z.string({ error: "Partner not found." }).che
  */
 export const partnersQuery = z.extend(pageQuery, { of: partnerId(), after: partnerId() });
 
+/** `?network=`: the member's own deposit address on that network. */
+export const depositAddressQuery = z.object({
+  network: z.enum(NETWORKS, { error: `Network must be ${oneOf(NETWORKS)}.` }),
+});
+
+/** Marking a member's deposit address swept: through `through` (ISO 8601; default now). */
+export const sweptSchema = z.object({
+  through: z.optional(z.iso.datetime({ offset: true, error: "Through must be a date and time (ISO 8601)." })),
+});
+
+/** `:network/:index`: one of the members' deposit addresses. */
+export const depositAddressParam = z.object({
+  network: z.enum(NETWORKS, { error: `Network must be ${oneOf(NETWORKS)}.` }),
+  index: wholeNumber(0, 2 ** 31 - 1, "Index must be a whole number."),
+});
+
 /** `?page=&type=`: the member's own requests, of one type or both. */
 export const requestsQuery = z.extend(pageQuery, {
   type: z.optional(z.enum(REQUEST_TYPES, { error: `Type must be ${oneOf(REQUEST_TYPES)}.` })),

@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, ne, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { deposits, withdrawals } from "../../db/schema";
 import { DEFAULT_NETWORK, type Network, networkOfMethod, readTransactionId } from "../../shared/chain";
@@ -41,14 +41,27 @@ async function isPayout(tx: Tx, txHash: string, except?: string): Promise<boolea
   return payout !== undefined;
 }
 
-/** Whether a pending or accepted deposit request has this transaction, on any network. */
-async function isLiveDeposit(tx: Tx, txHash: string): Promise<boolean> {
+/**
+ * Whether a pending or accepted deposit has this transaction, on any network. `claimsOnly`: leave
+ * out transfers the address watcher read (a payout may well be a transfer to a member's address).
+ */
+async function isLiveDeposit(tx: Tx, txHash: string, claimsOnly = false): Promise<boolean> {
   const [clash] = await tx
     .select({ id: deposits.id })
     .from(deposits)
-    .where(and(eq(deposits.txHash, txHash), sql`${deposits.status} <> 'declined'`))
+    .where(and(eq(deposits.txHash, txHash), sql`${deposits.status} <> 'declined'`, claimsOnly ? isNull(deposits.logIndex) : undefined))
     .limit(1);
   return clash !== undefined;
+}
+
+/** Whether the address watcher recorded a transfer of this transaction (live: not declined). */
+async function isWatchedTransfer(tx: Tx, txHash: string): Promise<boolean> {
+  const [watched] = await tx
+    .select({ id: deposits.id })
+    .from(deposits)
+    .where(and(eq(deposits.txHash, txHash), isNotNull(deposits.logIndex), sql`${deposits.status} <> 'declined'`))
+    .limit(1);
+  return watched !== undefined;
 }
 
 export interface DepositInput {
@@ -104,13 +117,15 @@ export async function liveDepositClash(tx: Tx, row: { txHash: string }): Promise
  */
 export async function adoptTypedTxHash(tx: Tx, depositId: string): Promise<void> {
   const [row] = await tx
-    .select({ named: sql<string | null>`typed_tx_hash(${deposits.transactionId})`, txHash: deposits.txHash })
+    .select({ named: sql<string | null>`typed_tx_hash(${deposits.transactionId})`, txHash: deposits.txHash, logIndex: deposits.logIndex })
     .from(deposits)
     .where(eq(deposits.id, depositId));
+  // A transfer the address watcher read is its own proof, kept once by its own unique index.
+  if (row?.logIndex != null) return;
   const hash = row?.txHash ?? row?.named ?? null;
   if (!row || hash === null) return;
   await lockTxHash(tx, hash);
-  if (await isPayout(tx, hash)) return refuse("duplicate_transaction");
+  if ((await isPayout(tx, hash)) || (await isWatchedTransfer(tx, hash))) return refuse("duplicate_transaction");
   if (row.txHash !== null) return;
   try {
     await tx.update(deposits).set({ txHash: row.named }).where(eq(deposits.id, depositId));
@@ -134,7 +149,7 @@ export async function recordPayout(tx: Tx, withdrawalId: string, text: string): 
   const id = readTransactionId(networkOfMethod(row.method), text);
   if ("problem" in id) return refuse("validation", id.problem.replace("The transaction ID", "The payout transaction ID"));
   await lockTxHash(tx, id.canonical);
-  if ((await isPayout(tx, id.canonical, withdrawalId)) || (await isLiveDeposit(tx, id.canonical))) return refuse("duplicate_transaction");
+  if ((await isPayout(tx, id.canonical, withdrawalId)) || (await isLiveDeposit(tx, id.canonical, true))) return refuse("duplicate_transaction");
   try {
     await tx.update(withdrawals).set({ payoutTxHash: id.canonical }).where(eq(withdrawals.id, withdrawalId));
   } catch (error) {
@@ -156,6 +171,8 @@ export const depositChainColumns = {
   chain: deposits.chainEvidence,
   /** The watcher will look again (too few confirmations, a node error, not found yet). */
   checking: sql<boolean>`(${deposits.status} = 'pending' AND ${deposits.nextCheckAt} IS NOT NULL)`,
+  toAddress: deposits.toAddress,
+  chainAmount: deposits.chainAmount,
 };
 
 /** The admin's withdrawal list: the payout's transaction ID as the network writes it, when recorded. */

@@ -50,7 +50,8 @@ interface Transfer {
 
 const clients = new Map<string, PublicClient>();
 
-function clientFor(url: string, timeoutMs: number): PublicClient {
+/** One JSON-RPC client per node and time-out, kept for the process. */
+export function clientFor(url: string, timeoutMs: number): PublicClient {
   const key = `${timeoutMs} ${url}`;
   let client = clients.get(key);
   if (!client) {

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { decideRequest, giftFromSystem, removeUser } from "../../core/admin";
 import { listAudit } from "../../core/audit";
 import { isVerified } from "../../core/chain/config";
+import { addressesOf, markSwept, sweepList } from "../../core/chain/ownAddresses";
 import { listUsers } from "../../core/users";
 import { listDeposits, listWithdrawals } from "../../core/wallet";
 import { TOTAL_COUNT_HEADER } from "../../shared/constants";
@@ -10,7 +11,9 @@ import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
 import { reply } from "../reply";
 import { idempotency, transact } from "../transact";
-import { validate } from "../validate";
+import { validate, validatePath } from "../validate";
+import { depositAddressParam } from "../../shared/schemas";
+import { formatUsdt } from "../../shared/money";
 
 /** Admin-only routes. Behind requireUser and requireAdmin (/admin/*). */
 export const adminRoutes = new Hono<AppEnv>()
@@ -67,4 +70,16 @@ export const adminRoutes = new Hono<AppEnv>()
   )
   .get(API.audit.path, validate("query", API.audit.query), async (c) =>
     reply(c, API.audit, await listAudit(c.get("deps").db, c.req.valid("query").page)),
-  );
+  )
+  .get(API.userDepositAddresses.path, async (c) => reply(c, API.userDepositAddresses, await addressesOf(c.get("deps").db, c.req.param("id"))))
+  .get(API.sweepList.path, async (c) => reply(c, API.sweepList, await sweepList(c.get("deps").db)))
+  .post(API.markSwept.path, idempotency, validatePath(depositAddressParam), validate("json", API.markSwept.body), (c) => {
+    const { network, index } = c.req.valid("param");
+    const through = c.req.valid("json").through;
+    return transact(
+      c,
+      API.markSwept,
+      (tx) => markSwept(tx, c.get("user").id, network, index, through === undefined ? undefined : new Date(through)),
+      ({ cleared }) => ({ msg: `Marked swept: ${formatUsdt(cleared)} cleared from the list.`, cleared }),
+    );
+  });

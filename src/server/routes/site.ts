@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { isVerified } from "../../core/chain/config";
+import { hasOwnAddresses, isVerified } from "../../core/chain/config";
 import { subscribe } from "../../core/newsletter";
 import { NETWORKS } from "../../shared/chain";
 import { API } from "../../shared/contract";
@@ -17,7 +17,13 @@ export const siteRoutes = new Hono<AppEnv>()
       depositWalletAddress: config.depositWalletAddress,
       networks: NETWORKS.map((network) => {
         const settings = config.chain.networks[network];
-        return { network, depositAddress: settings.depositAddress, verified: isVerified(settings), confirmations: settings.confirmations };
+        return {
+          network,
+          depositAddress: settings.depositAddress,
+          verified: isVerified(settings) || hasOwnAddresses(settings),
+          confirmations: settings.confirmations,
+          ownAddresses: hasOwnAddresses(settings),
+        };
       }),
     });
   })

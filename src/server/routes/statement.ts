@@ -59,7 +59,11 @@ export const statementRoutes = new Hono<AppEnv>()
     });
   })
   .get(API.requests.path, validate("query", API.requests.query), async (c) =>
-    reply(c, API.requests, await requestsOf(c.get("deps").db, c.get("user").id, c.req.valid("query").page, c.req.valid("query").type)),
+    reply(
+      c,
+      API.requests,
+      await requestsOf(c.get("deps").db, c.get("user").id, c.req.valid("query").page, c.req.valid("query").type, (n) => c.get("deps").config.chain.networks[n].confirmations),
+    ),
   )
   .get(API.earnings.path, validate("query", API.earnings.query), async (c) =>
     reply(c, API.earnings, await earningsOf(c.get("deps").db, c.get("user").id, c.req.valid("query").days)),

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { isVerified } from "../../core/chain/config";
+import { hasOwnAddresses, isVerified } from "../../core/chain/config";
+import { depositAddressOf } from "../../core/chain/ownAddresses";
 import { Refusal } from "../../core/errors";
 import { countRecipientMiss, findReferrer, refuseRecipientLookup, searchUsers } from "../../core/users";
 import { requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
@@ -18,6 +19,8 @@ export const userRoutes = new Hono<AppEnv>()
   .post(API.deposit.path, idempotency, validate("json", API.deposit.body), async (c) => {
     const input = c.req.valid("json");
     const { config, chainWatcher } = c.get("deps");
+    // A transfer to a member's own address is credited to that member by the watcher alone: never through a claim.
+    if (hasOwnAddresses(config.chain.networks[input.network])) throw new Refusal("use_deposit_address");
     // A network verified on chain: the watcher looks at the new request at once (src/server/chainWatcher.ts).
     const onChain = isVerified(config.chain.networks[input.network]);
     const answer = await transact(
@@ -28,6 +31,10 @@ export const userRoutes = new Hono<AppEnv>()
     );
     if (onChain && answer.status === 201) chainWatcher?.poke();
     return answer;
+  })
+  .get(API.depositAddress.path, validate("query", API.depositAddress.query), async (c) => {
+    const { db, config } = c.get("deps");
+    return reply(c, API.depositAddress, await depositAddressOf(db, c.get("user").id, config.chain, c.req.valid("query").network));
   })
   .post(API.withdraw.path, idempotency, validate("json", API.withdraw.body), (c) =>
     transact(

@@ -55,6 +55,10 @@ export const depositRequest = entity({
   chain: z.nullable(chainEvidence),
   /** The platform will look again (too few confirmations, a node error, not found yet). */
   checking: z.boolean(),
+  /** A transfer read at the member's own address: that address; null for a claimed deposit. */
+  toAddress: z.nullable(z.string()),
+  /** Its amount on chain to the token's precision; the request's amount is its whole cents. */
+  chainAmount: z.nullable(z.string()),
 });
 export const depositRequests = z.array(depositRequest);
 
@@ -90,6 +94,25 @@ export const auditPage = z.object({ entries: z.array(auditEntry), page: z.int(),
 
 export const levelUpdated = z.object({ msg: z.string(), level: levelPrice });
 
+/** One of a member's own deposit addresses. */
+export const memberDepositAddress = z.object({ network: z.enum(NETWORKS), index: z.int(), address: z.string(), createdAt: timestamp, sweptAt: z.nullable(timestamp) });
+export const memberDepositAddresses = z.array(memberDepositAddress);
+
+/** An address holding USDT credited since it was last marked swept: what the operator's own wallet should move. */
+export const sweepItem = z.object({
+  network: z.enum(NETWORKS),
+  index: z.int(),
+  address: z.string(),
+  userId: z.string(),
+  userName: z.string(),
+  amount: money,
+  transfers: z.int(),
+  sweptAt: z.nullable(timestamp),
+  lastCreditedAt: timestamp,
+});
+export const sweepList = z.array(sweepItem);
+export const swept = z.object({ msg: z.string(), cleared: money });
+
 export const ADMIN = {
   updateLevel: endpoint({ method: "PATCH", path: "/programs/:program/levels/:level", body: S.levelPriceSchema, response: levelUpdated }),
   /**
@@ -105,4 +128,7 @@ export const ADMIN = {
   deleteUser: endpoint({ method: "DELETE", path: "/admin/users/:id", response: message }),
   adminGift: endpoint({ method: "POST", path: "/admin/users/:id/gift", body: S.adminGiftSchema, response: message }),
   audit: endpoint({ method: "GET", path: "/admin/audit", query: S.pageQuery, response: auditPage }),
+  userDepositAddresses: endpoint({ method: "GET", path: "/admin/users/:id/deposit-addresses", response: memberDepositAddresses }),
+  sweepList: endpoint({ method: "GET", path: "/admin/deposit-addresses/sweep", response: sweepList }),
+  markSwept: endpoint({ method: "POST", path: "/admin/deposit-addresses/:network/:index/swept", body: S.sweptSchema, response: swept }),
 } as const;

@@ -128,8 +128,19 @@ export const memberRequest = entity({
   network: z.enum(NETWORKS),
   /** A deposit: its transaction ID; a withdrawal: the payout's, once the admin recorded it (else null). */
   transactionId: z.nullable(z.string()),
+  /** A transfer to the member's own deposit address: that address; else null. */
+  toAddress: z.nullable(z.string()),
+  /** Such a transfer still short of its confirmations: how many it has of those it needs; else null. */
+  confirmations: z.nullable(z.object({ seen: z.int(), required: z.int() })),
+  /** Received at the member's address below the minimum deposit: recorded, not credited unless an admin credits it by hand. */
+  belowMinimum: z.boolean(),
+  /** Such a transfer's amount on chain, to the token's precision ("10.005"); `amount` is its whole cents. */
+  chainAmount: z.nullable(z.string()),
 });
 export const requestPage = z.object({ items: z.array(memberRequest), page: z.int(), totalPages: z.int() });
+
+/** The member's own deposit address on a network: what arrives there is credited to them once confirmed. */
+export const ownDepositAddress = z.object({ network: z.enum(NETWORKS), address: z.string(), index: z.int(), confirmations: z.int() });
 
 /** Earned (paid to the member by purchases and unfreezes) and missed, per calendar day (UTC). */
 export const earnings = z.object({
@@ -172,6 +183,7 @@ export const eventStream = z.string();
 export const MEMBER = {
   referrer: endpoint({ method: "GET", path: "/user/details/:referralId", response: referrer }),
   deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201 }),
+  depositAddress: endpoint({ method: "GET", path: "/user/deposit/address", query: S.depositAddressQuery, response: ownDepositAddress }),
   withdraw: endpoint({ method: "POST", path: "/user/withdraw", body: S.withdrawSchema, response: message, status: 201 }),
   searchUsers: endpoint({ method: "GET", path: "/user/search", query: S.searchQuery, response: foundUsers }),
   gift: endpoint({ method: "POST", path: "/user/gift", body: S.giftSchema, response: message }),

@@ -15,6 +15,8 @@ export const depositNetwork = z.object({
   verified: z.boolean(),
   /** Confirmations a transfer needs before it is credited. */
   confirmations: z.int(),
+  /** Members get an address of their own on it (GET /api/user/deposit/address), credited by the chain; claims are refused. */
+  ownAddresses: z.boolean(),
 });
 
 export const siteConfig = z.object({
