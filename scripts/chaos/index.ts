@@ -1,15 +1,18 @@
 /**
- * bun run chaos [--clients 20] [--ops 1500] [--kills 1] [--servers 2] [--workers 1] [--seed 42]
+ * bun run chaos [--clients 20] [--ops 1500] [--kills 1] [--servers 2] [--workers 1] [--seed 42] [--chain auto|on|off]
  *
  * Starts the server on a fresh Postgres database (one or two servers sharing it, each of
  * --workers processes: WORKERS), runs a
  * mixed money workload from many concurrent clients, SIGKILLs a server at random moments and
  * restarts it, then checks the ledger and every acknowledged operation against the database.
+ * With --chain (auto: when anvil is installed), a local chain's transfers to members' own
+ * addresses run alongside, and each must be credited once (./chain.ts).
  * Exits 1 on any violation.
  */
 import postgres from "postgres";
 import { parseArgs } from "node:util";
 import { call } from "./client";
+import { startChainChaos } from "./chain";
 import { ServerProcess } from "./servers";
 import { verify } from "./verify";
 import { adminLoop, newJournal, userLoop, type World } from "./workload";
@@ -24,6 +27,7 @@ const { values } = parseArgs({
     seed: { type: "string", default: String(Date.now() % 100000) },
     /** Every n-th client keeps GET /api/user/events open (4: a quarter; 0: none). */
     "stream-every": { type: "string", default: "4" },
+    chain: { type: "string", default: "auto" },
     postgres: { type: "string", default: process.env.CHAOS_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -59,6 +63,9 @@ const env = {
   // Processes per server (src/server/cluster.ts): the same checks hold with every core in use.
   WORKERS: values.workers!,
 };
+const chainChaos = values.chain === "off" ? null : await startChainChaos();
+if (values.chain === "on" && !chainChaos) throw new Error("--chain on needs anvil (npm install -g @foundry-rs/anvil-linux-amd64)");
+Object.assign(env, chainChaos?.env ?? {});
 const servers = Array.from({ length: Number(values.servers) }, (_, i) => new ServerProcess(3400 + i + Math.floor(Math.random() * 500) * 2, env));
 let exitCode = 1;
 try {
@@ -79,6 +86,7 @@ try {
     streams: [],
   };
 
+  await chainChaos?.prepare(world);
   const started = performance.now();
   let finished = false;
   // Clients arrive over a second or two rather than all in the same millisecond.
@@ -86,6 +94,7 @@ try {
     Array.from({ length: clients }, (_, n) => Bun.sleep(n * 10).then(() => userLoop(world, n))),
   ).finally(() => (finished = true));
   const admins = Promise.all([adminLoop(world, adminToken, () => finished), adminLoop(world, adminToken, () => finished)]);
+  const chainTransfers = chainChaos?.run(world, () => finished);
   const killer = (async () => {
     const total = Number(values.ops);
     for (let k = 0; k < kills && !finished; k++) {
@@ -100,7 +109,7 @@ try {
       victim.restarts++;
     }
   })();
-  await Promise.all([users, admins, killer]);
+  await Promise.all([users, admins, killer, chainTransfers]);
   const seconds = (performance.now() - started) / 1000;
 
   const sql = postgres(dbUrl.toString(), { max: 2, onnotice: () => {} });
@@ -110,7 +119,7 @@ try {
   for (const s of world.streams) while (Date.now() < deadline && new Set(s.record.received).size < (await stored(s.record.userId))) await Bun.sleep(100);
   await Promise.all(world.streams.map((s) => s.close()));
   const streams = world.streams.map((s) => s.record);
-  const violations = await verify(sql, world.journal, streams);
+  const violations = [...(chainChaos ? await chainChaos.verify(sql) : []), ...(await verify(sql, world.journal, streams))];
   const [counts] = await sql`SELECT (SELECT count(*) FROM transfers)::int AS transfers, (SELECT count(*) FROM users)::int AS users`;
   await sql.end();
 
@@ -122,11 +131,13 @@ try {
   const received = streams.reduce((n, s) => n + s.received.length, 0);
   const connects = streams.reduce((n, s) => n + s.connects, 0);
   console.log(`streams: ${streams.length} clients kept GET /api/user/events open; ${connects} connections (${connects - streams.length} reconnects with Last-Event-ID); ${received} notifications received`);
+  if (chainChaos) console.log(chainChaos.summary());
   console.log(`violations found: ${violations.length}`);
   for (const v of violations) console.log(`  - ${v}`);
   exitCode = violations.length === 0 ? 0 : 1;
 } finally {
   for (const s of servers) await s.stop().catch(() => {});
+  await chainChaos?.stop().catch(() => {});
   await adminSql.unsafe(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch(() => {});
   await adminSql.end();
 }
