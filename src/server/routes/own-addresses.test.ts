@@ -5,6 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Account } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import type { ChainSettings, WatchedNetwork } from "../../core/chain/config";
+import { checkAddressKeys } from "../../core/chain/ownAddresses";
 import { newWatchState, watchNetwork } from "../../core/chain/watch";
 import { hexToTron, tronToHex } from "../../core/chain/tron";
 import { adminAudit, chainWatch, deposits, transfers } from "../../db/schema";
@@ -243,6 +244,15 @@ describe.skipIf(skip !== null)("deposits to members' own addresses (anvil)", () 
     expect(await h.call("POST", "/api/admin/deposit-addresses/BEP20/999999/swept", { token: h.adminToken, body: {} })).toMatchObject({ status: 404 });
     const own = (await h.call("GET", `/api/admin/users/${member.id}/deposit-addresses`, { token: h.adminToken })).body;
     expect(own).toMatchObject([{ network: "BEP20", index, address }]);
+  });
+
+  test("a server started with another key than the one members' addresses came from refuses to start, saying which", async () => {
+    const member = await h.signUp();
+    await addressOf(member.token);
+    const other = root.derive("m/44'/60'/1'").publicExtendedKey;
+    const changed = loadChainConfig({ BEP20_RPC_URL: anvil.url, BEP20_USDT_CONTRACT: usdt18.address, BEP20_XPUB: other });
+    expect(checkAddressKeys(h.db, changed)).rejects.toThrow("BEP20_XPUB is not the key the");
+    await checkAddressKeys(h.db, chain);
   });
 
   test("a node that lies (a log without its receipt, a head going back) delays crediting and never credits", async () => {
