@@ -106,6 +106,8 @@ useMoneyHarness(async (made) => {
     { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: { code: "not-a-code" }, user: 409, admin: 409 },
     { method: "GET", pattern: "/api/user/details/:referralId", path: `/api/user/details/${h.adminReferralId}`, access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: TRON_SENDER, transactionId: AUTHZ_DUP, amount: 5 }, user: 201, admin: 400 },
+    // No network here has an extended public key: no own addresses.
+    { method: "GET", pattern: "/api/user/deposit/address", path: "/api/user/deposit/address?network=BEP20", access: "user", user: 409, admin: 409 },
     { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TA4Wt1DUCqz6YegbnsmqsWC5uUfbdBqPxm", amount: 5 }, user: 400, admin: 400 },
     { method: "GET", pattern: "/api/user/search", path: "/api/user/search?search=other", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/gift", access: "user", body: { amount: 1, recipientEmail: "other@test.local" }, user: 400, admin: 400 },
@@ -134,6 +136,9 @@ useMoneyHarness(async (made) => {
     { method: "PUT", pattern: "/api/admin/withdrawals/:id", path: "/api/admin/withdrawals/no-such-request", access: "admin", body: { status: "accepted" }, admin: 404 },
     { method: "GET", pattern: "/api/admin/users", path: "/api/admin/users?page=1&limit=10", access: "admin", admin: 200 },
     { method: "GET", pattern: "/api/admin/audit", path: "/api/admin/audit?page=1", access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/deposit-addresses", path: `/api/admin/users/${member.id}/deposit-addresses`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/deposit-addresses/sweep", access: "admin", admin: 200 },
+    { method: "POST", pattern: "/api/admin/deposit-addresses/:network/:index/swept", path: "/api/admin/deposit-addresses/BEP20/0/swept", access: "admin", body: {}, admin: 404 },
     { method: "DELETE", pattern: "/api/admin/users/:id", path: `/api/admin/users/${other.id}`, access: "admin", admin: 200 },
     { method: "POST", pattern: "/api/admin/users/:id/gift", path: `/api/admin/users/${member.id}/gift`, access: "admin", body: { amount: 1 }, admin: 200 },
   ];
