@@ -17,3 +17,11 @@ test("an address counts as itself for IPv4 (also mapped into IPv6) and as its /6
   expect(sourceKey("1:2:3")).toBe("1:2:3");
   expect(sourceKey("1::2::3")).toBe("1::2::3");
 });
+
+test("one IPv4 address written five ways is one source", () => {
+  for (const written of ["203.0.113.9", "203.000.113.009", "::ffff:203.0.113.9", "::FFFF:cb00:7109", "0:0:0:0:0:ffff:203.0.113.9"]) {
+    expect(sourceKey(written)).toBe("203.0.113.9");
+  }
+  // Not an address: counted as written, never merged with one.
+  expect(sourceKey("203.0.113.256")).toBe("203.0.113.256");
+});

@@ -42,14 +42,27 @@ export function overHttps(c: Context<AppEnv>): boolean {
   return new URL(c.req.url).protocol === "https:" || forwardedHop(c, "x-forwarded-proto")?.toLowerCase() === "https";
 }
 
-/** An address as a throttle key: IPv4 as is (also when mapped into IPv6), IPv6 as its /64. */
+/**
+ * An address as a throttle key, one per source however it is written: IPv4 in plain dotted
+ * decimal (leading zeros dropped, also when mapped into IPv6, dotted or in hex), IPv6 as its /64.
+ */
 export function sourceKey(address: string): string {
   const text = address.trim().toLowerCase();
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (mapped) return mapped[1]!;
-  if (!text.includes(":")) return text;
+  if (!text.includes(":")) return dottedQuad(text) ?? text;
   const groups = expandIPv6(text);
-  return groups ? `${groups.slice(0, 4).join(":")}::/64` : text;
+  if (!groups) return text;
+  if (groups.slice(0, 5).every((g) => g === "0") && groups[5] === "ffff") {
+    const [high, low] = [parseInt(groups[6]!, 16), parseInt(groups[7]!, 16)];
+    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  return `${groups.slice(0, 4).join(":")}::/64`;
+}
+
+/** Four decimal numbers of 0 to 255 as `a.b.c.d`, or null when `text` is not that. */
+function dottedQuad(text: string): string | null {
+  const parts = text.split(".");
+  if (parts.length !== 4 || parts.some((p) => !/^\d{1,3}$/.test(p) || Number(p) > 255)) return null;
+  return parts.map(Number).join(".");
 }
 
 /** The eight groups of an IPv6 address (without leading zeros), or null when it is not one. */
