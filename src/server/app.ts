@@ -1,3 +1,4 @@
+import { healthRoutes } from "./health";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -83,6 +84,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, notificationRoutes, packageRoutes, statementRoutes, adminRoutes]) api.route("/", routes);
   api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
+  healthRoutes(app);
 
   options.web?.(app);
   app.notFound((c) => refusal(c, "not_found"));
