@@ -148,6 +148,33 @@ export async function decideWithdrawal(
   return { ...request, fee };
 }
 
+/** decided_by of a withdrawal its member cancelled while it was pending. */
+export const MEMBER_CANCELLED = "member";
+
+/**
+ * The member takes back a pending withdrawal: it leaves pending as declined, decided by the
+ * member (MEMBER_CANCELLED) with the reason saying so, and its hold is released, so the amount is
+ * available again at once. Nothing moves in the ledger. The conditional update settles a cancel
+ * racing an admin's decision: one of them claims the row, the other is refused (409
+ * `already_processed`). Another member's withdrawal is unknown (404).
+ */
+export async function cancelWithdrawal(tx: Tx, userId: string, id: string): Promise<{ amount: Cents }> {
+  await lockCaller(tx, userId);
+  const [claimed] = await tx
+    .update(withdrawals)
+    .set({ status: "declined", decidedAt: new Date(), decidedBy: MEMBER_CANCELLED, reason: MSG.withdrawalCancelledReason })
+    .where(and(eq(withdrawals.id, id), eq(withdrawals.userId, userId), eq(withdrawals.status, "pending")))
+    .returning({ amount: withdrawals.amount });
+  if (!claimed) {
+    const [mine] = await tx.select({ id: withdrawals.id }).from(withdrawals).where(and(eq(withdrawals.id, id), eq(withdrawals.userId, userId)));
+    return refuse(mine ? "already_processed" : "request_not_found");
+  }
+  await signalPending(tx);
+  await lockAccounts(tx, [userId]);
+  await hold(tx, userId, -claimed.amount, "already_processed");
+  return claimed;
+}
+
 export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail: string; amount: Cents }): Promise<void> {
   await lockCaller(tx, senderId);
   const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail)));
@@ -248,6 +275,7 @@ export async function listWithdrawals(db: Db, q: HistoryQuery) {
       decidedAt: withdrawals.decidedAt,
       reason: withdrawals.reason,
       payoutTransactionId: payoutTransactionIdColumn,
+      cancelled: sql<boolean>`(${withdrawals.decidedBy} IS NOT DISTINCT FROM ${MEMBER_CANCELLED})`,
     })
     .from(withdrawals)
     .innerJoin(users, eq(users.id, withdrawals.userId))

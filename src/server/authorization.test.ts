@@ -109,6 +109,7 @@ useMoneyHarness(async (made) => {
     // No network here has an extended public key: no own addresses.
     { method: "GET", pattern: "/api/user/deposit/address", path: "/api/user/deposit/address?network=BEP20", access: "user", user: 409, admin: 409 },
     { method: "POST", pattern: "/api/user/withdraw", access: "user", body: { accountType: "USDT TRC20", accountNumber: "TA4Wt1DUCqz6YegbnsmqsWC5uUfbdBqPxm", amount: 5 }, user: 400, admin: 400 },
+    { method: "POST", pattern: "/api/user/withdrawals/:id/cancel", path: "/api/user/withdrawals/no-such-request/cancel", access: "user", user: 404, admin: 404 },
     { method: "GET", pattern: "/api/user/search", path: "/api/user/search?search=other", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/gift", access: "user", body: { amount: 1, recipientEmail: "other@test.local" }, user: 400, admin: 400 },
     { method: "POST", pattern: "/api/user/packages/purchase/:program/:level", path: "/api/user/packages/purchase/3p/1", access: "user", user: 400, admin: 400 },

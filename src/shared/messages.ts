@@ -49,6 +49,8 @@ export const MSG = {
   depositAddressUnavailable: "This network has no deposit addresses of their own: send to the platform's address and submit the deposit form.",
   chainUnavailable: "The network's node is not answering right now. Please try again in a minute.",
   payoutOnAcceptOnly: "A payout transaction ID can only be recorded when accepting a withdrawal.",
+  withdrawalCancelled: "Withdrawal cancelled. The amount is available in your balance again.",
+  withdrawalCancelledReason: "Cancelled by the member.",
   withdrawalSubmitted: "Withdrawal request submitted successfully. It will be paid once an admin approves it.",
   exceedsAvailable: "Withdrawal amount cannot exceed your available balance.",
   invalidGiftAmount: "Please enter a valid positive amount.",

@@ -3,7 +3,7 @@ import { hasOwnAddresses, isVerified } from "../../core/chain/config";
 import { depositAddressOf } from "../../core/chain/ownAddresses";
 import { Refusal } from "../../core/errors";
 import { countRecipientMiss, findReferrer, refuseRecipientLookup, searchUsers } from "../../core/users";
-import { requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
+import { cancelWithdrawal, requestDeposit, requestWithdrawal, sendGift } from "../../core/wallet";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
@@ -42,6 +42,14 @@ export const userRoutes = new Hono<AppEnv>()
       API.withdraw,
       (tx) => requestWithdrawal(tx, c.get("user").id, c.req.valid("json")),
       () => ({ msg: MSG.withdrawalSubmitted }),
+    ),
+  )
+  .post(API.cancelWithdrawal.path, idempotency, (c) =>
+    transact(
+      c,
+      API.cancelWithdrawal,
+      (tx) => cancelWithdrawal(tx, c.get("user").id, c.req.param("id")),
+      () => ({ msg: MSG.withdrawalCancelled }),
     ),
   )
   .get(API.searchUsers.path, validate("query", API.searchUsers.query), async (c) =>

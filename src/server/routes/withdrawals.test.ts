@@ -226,3 +226,58 @@ describe("GET /api/admin/withdrawals", () => {
     });
   });
 });
+
+describe("POST /api/user/withdrawals/:id/cancel", () => {
+  const cancel = (token: string, id: string) => h.call("POST", `/api/user/withdrawals/${id}/cancel`, { token });
+
+  test("a pending withdrawal cancelled by its member gives the held amount back at once; the ledger does not move", async () => {
+    const user = await funded(100);
+    const id = await h.withdraw(user.token, 40);
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 40 });
+    const before = await h.db.select().from(transfers);
+    expect(await cancel(user.token, id)).toMatchObject({ status: 200, body: { msg: "Withdrawal cancelled. The amount is available in your balance again." } });
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 0 });
+    expect(await h.db.select().from(transfers)).toHaveLength(before.length);
+    const [mine] = (await h.call("GET", "/api/user/requests?type=withdrawal", { token: user.token })).body.items;
+    expect(mine).toMatchObject({ status: "declined", cancelled: true, reason: "Cancelled by the member.", address: expect.stringMatching(/^T/), net: null });
+    const [listed] = (await h.call("GET", `/api/admin/withdrawals?search=${encodeURIComponent(user.email)}`, { token: h.adminToken })).body;
+    expect(listed).toMatchObject({ status: "declined", cancelled: true });
+    // Twice, or an admin deciding it afterwards: already decided, nothing moves.
+    expect(await cancel(user.token, id)).toMatchObject({ status: 409, body: { code: "already_processed" } });
+    expect(await h.decide("withdrawals", id, "accepted")).toMatchObject({ status: 409, body: { code: "already_processed" } });
+    await h.checkLedger();
+  });
+
+  test("a decided withdrawal cannot be cancelled; another member's, or an unknown one, is not found", async () => {
+    const user = await funded(100);
+    const other = await funded(10);
+    const accepted = await h.withdraw(user.token, 20);
+    await h.decide("withdrawals", accepted, "accepted");
+    expect(await cancel(user.token, accepted)).toMatchObject({ status: 409, body: { code: "already_processed" } });
+    const pending = await h.withdraw(user.token, 30);
+    expect(await cancel(other.token, pending)).toMatchObject({ status: 404, body: { code: "request_not_found" } });
+    expect(await cancel(user.token, "no-such-request")).toMatchObject({ status: 404, body: { code: "request_not_found" } });
+    expect(await h.call("POST", `/api/user/withdrawals/${pending}/cancel`)).toMatchObject({ status: 401 });
+    // The pending one shows where it goes and what arrives: the amount less the fee it will have.
+    const items = (await h.call("GET", "/api/user/requests?type=withdrawal", { token: user.token })).body.items;
+    expect(items.map((r: { status: string; net: number | null; fee: number | null }) => [r.status, r.fee, r.net])).toEqual([
+      ["pending", null, 27.6],
+      ["accepted", 1.6, 18.4],
+    ]);
+    expect(await h.me(user.token)).toMatchObject({ pendingWithdrawalsTotal: 30 });
+    await h.checkLedger();
+  });
+
+  test("a cancel racing an admin's accept ends one way only, and the ledger moves once", async () => {
+    for (let round = 0; round < 5; round++) {
+      const user = await funded(50);
+      const id = await h.withdraw(user.token, 50);
+      const [cancelled, accepted] = await Promise.all([cancel(user.token, id), h.decide("withdrawals", id, "accepted")]);
+      expect([cancelled.status, accepted.status].sort()).toEqual([200, 409]);
+      const moved = await h.db.select().from(transfers).where(eq(transfers.requestId, id));
+      expect(moved).toHaveLength(cancelled.status === 200 ? 0 : 2);
+      expect((await h.me(user.token)).balance).toBe(cancelled.status === 200 ? 50 : 0);
+      await h.checkLedger();
+    }
+  });
+});

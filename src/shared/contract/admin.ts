@@ -70,6 +70,8 @@ export const withdrawalRequest = entity({
   accountNumber: z.string(),
   /** The payout's transaction ID as the network writes it, when the admin recorded it on accepting. */
   payoutTransactionId: z.nullable(z.string()),
+  /** Declined because the member cancelled it while it was pending. */
+  cancelled: z.boolean(),
 });
 export const withdrawalRequests = z.array(withdrawalRequest);
 

@@ -136,6 +136,12 @@ export const memberRequest = entity({
   belowMinimum: z.boolean(),
   /** Such a transfer's amount on chain, to the token's precision ("10.005"); `amount` is its whole cents. */
   chainAmount: z.nullable(z.string()),
+  /** A withdrawal: the wallet it is paid to, as the network writes it; a deposit: the sender's. */
+  address: z.string(),
+  /** A withdrawal that is not declined: what reaches the wallet, the amount less the fee (the fee it will have while pending); else null. */
+  net: z.nullable(money),
+  /** A withdrawal the member cancelled while it was pending (its status is then declined). */
+  cancelled: z.boolean(),
 });
 export const requestPage = z.object({ items: z.array(memberRequest), page: z.int(), totalPages: z.int() });
 
@@ -185,6 +191,7 @@ export const MEMBER = {
   deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201 }),
   depositAddress: endpoint({ method: "GET", path: "/user/deposit/address", query: S.depositAddressQuery, response: ownDepositAddress }),
   withdraw: endpoint({ method: "POST", path: "/user/withdraw", body: S.withdrawSchema, response: message, status: 201 }),
+  cancelWithdrawal: endpoint({ method: "POST", path: "/user/withdrawals/:id/cancel", response: message }),
   searchUsers: endpoint({ method: "GET", path: "/user/search", query: S.searchQuery, response: foundUsers }),
   gift: endpoint({ method: "POST", path: "/user/gift", body: S.giftSchema, response: message }),
   purchase: endpoint({ method: "POST", path: "/user/packages/purchase/:program/:level", body: S.levelActionSchema, response: message }),
