@@ -44,7 +44,12 @@ function get(url: string): Promise<number> {
   });
 }
 
-export async function startServer(): Promise<TestServer> {
+export interface ServerOptions {
+  /** Settings of the server's own (chain settings, say), added to the environment it starts with. */
+  env?: Record<string, string>;
+}
+
+export async function startServer({ env: extra = {} }: ServerOptions = {}): Promise<TestServer> {
   ensureClientBuild();
   const dataDir = mkdtempSync(join(tmpdir(), "matrix-e2e-"));
   const admin = { email: "admin@e2e.test", password: "admin-e2e-password" };
@@ -54,6 +59,7 @@ export async function startServer(): Promise<TestServer> {
     DATA_DIR: dataDir,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
+    ...extra,
   };
   // Always the embedded database, whatever the surrounding shell points at.
   delete env.DATABASE_URL;

@@ -95,6 +95,12 @@ const ICONS = {
     </>
   ),
   levels: <path d="M4 20h4v-5H4zM10 20h4V10h-4zM16 20h4V4h-4z" />,
+  wallet: (
+    <>
+      <path d="M4 7a2 2 0 0 1 2-2h12v4M4 7v11a2 2 0 0 0 2 2h14V9H6a2 2 0 0 1-2-2Z" />
+      <path d="M16 14.5h.01" />
+    </>
+  ),
   help: (
     <>
       <circle cx="12" cy="12" r="9" />

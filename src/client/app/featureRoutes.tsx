@@ -53,6 +53,13 @@ export const featureRoutes: FeatureRoute[] = [
     adminOnly: true,
     page: lazy(() => import("../features/requests/AdminDepositPage")),
   },
+  {
+    path: PAGES.adminSweep,
+    label: "To Sweep",
+    icon: "wallet",
+    adminOnly: true,
+    page: lazy(() => import("../features/sweep/AdminSweepPage")),
+  },
   { path: PAGES.admin3p, label: "Admin 3P", icon: "levels", adminOnly: true, page: lazy(() => import("../features/programs/Admin3pPage")) },
   { path: PAGES.admin6p, label: "Admin 6P", icon: "levels", adminOnly: true, page: lazy(() => import("../features/programs/Admin6pPage")) },
   {

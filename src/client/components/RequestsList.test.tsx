@@ -1,12 +1,13 @@
 import { json, serveFetch, useDom } from "../../testing/dom";
 import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { environmentManager } from "@tanstack/react-query";
 import { expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { MEMBER } from "../../shared/contract/member";
 import type { Answer } from "../../shared/contract/wire";
 import { makeMe, renderClient, wireMe } from "../../testing/renderClient";
 import DepositPage from "../features/deposit/DepositPage";
-import { useMyRequests } from "../features/myRequests/api/getMyRequests";
+import { CONFIRMING_POLL_MS, useMyRequests } from "../features/myRequests/api/getMyRequests";
 import WithdrawPage from "../features/withdraw/WithdrawPage";
 import { RequestsList } from "./RequestsList";
 
@@ -19,8 +20,8 @@ const me = makeMe({ balance: 10_000n });
 const SITE_CONFIG = {
   depositWalletAddress: "TDepositAddr",
   networks: [
-    { network: "TRC20", depositAddress: "TDepositAddr", verified: false, confirmations: 20 },
-    { network: "BEP20", depositAddress: "0xDepositAddr", verified: false, confirmations: 15 },
+    { network: "TRC20", depositAddress: "TDepositAddr", verified: false, confirmations: 20, ownAddresses: false },
+    { network: "BEP20", depositAddress: "0xDepositAddr", verified: false, confirmations: 15, ownAddresses: false },
   ],
 };
 const at = (day: number) => new Date(Date.UTC(2026, 2, day, 10));
@@ -36,13 +37,20 @@ const request = (id: string, fields: Partial<Item>): Item => ({
   fee: null,
   network: "TRC20",
   transactionId: null,
+  toAddress: null,
+  confirmations: null,
+  belowMinimum: false,
+  chainAmount: null,
+  address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+  net: null,
+  cancelled: false,
   ...fields,
 });
 /** The answer of GET /api/user/requests as the server sends it: built through the contract. */
 const wirePage = (items: Item[], page = 1, totalPages = 1) => z.encode(MEMBER.requests.response, { items, page, totalPages });
 
 const declinedDeposit = request("d1", { amount: 2_550n, status: "declined", reason: "No such transaction on TRON.", decidedAt: at(2) });
-const acceptedWithdrawal = request("w1", { type: "withdrawal", amount: 5_000n, status: "accepted", method: "USDT BEP20", fee: 400n, decidedAt: at(3) });
+const acceptedWithdrawal = request("w1", { type: "withdrawal", amount: 5_000n, status: "accepted", method: "USDT BEP20", fee: 400n, net: 4_600n, decidedAt: at(3) });
 const pendingDeposit = request("d2", { amount: 1_000n, createdAt: at(4) });
 
 function serve(pages: (page: number) => unknown) {
@@ -148,3 +156,59 @@ test("the deposit page lists deposits, and a new deposit refreshes the list", as
   expect(within(table).getAllByRole("row")).toHaveLength(3);
   await waitFor(() => expect(requestsCalls(seen)).toEqual(["?page=1&type=deposit", "?page=1&type=deposit"]));
 });
+
+const OWN = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+const ownTx = (n: number) => n.toString(16).padStart(64, "0");
+
+test("transfers to the member's own address: confirming, below the minimum, the address they went to and the exact amount on chain", async () => {
+  const confirming = request("c1", { network: "BEP20", transactionId: `0x${ownTx(1)}`, toAddress: OWN, confirmations: { seen: 1, required: 2 }, chainAmount: "10" });
+  const below = request("b1", { network: "BEP20", amount: 50n, transactionId: `0x${ownTx(2)}`, toAddress: OWN, belowMinimum: true, chainAmount: "0.5" });
+  const belowCredited = request("b2", { network: "BEP20", amount: 90n, status: "accepted", decidedAt: at(2), transactionId: `0x${ownTx(3)}`, toAddress: OWN, belowMinimum: true, chainAmount: "0.9" });
+  const exact = request("e1", { network: "BEP20", amount: 1_000n, status: "accepted", decidedAt: at(3), transactionId: `0x${ownTx(4)}`, toAddress: OWN, chainAmount: "10.005" });
+  serve(() => wirePage([confirming, below, belowCredited, exact, declinedDeposit]));
+  renderClient(<Both />, { me });
+  const table = await screen.findByRole("table", { name: /Your deposit and withdrawal requests/ });
+  const [c1, b1, b2, e1, claim] = within(table).getAllByRole("row").slice(1) as [HTMLElement, HTMLElement, HTMLElement, HTMLElement, HTMLElement];
+
+  expect(within(c1).getByText("Pending")).toBeTruthy();
+  expect(within(c1).getByText("Confirming 1 of 2")).toBeTruthy();
+  expect(within(c1).queryByText(/on chain/)).toBeNull(); // 10 on chain is the 10.00 $ shown
+  const to = within(c1).getByText("0x9858…da94");
+  expect(to.getAttribute("title")).toBe(OWN);
+  expect(to.parentElement!.textContent).toBe("to your address 0x9858…da94");
+
+  expect(within(b1).getByText("Received below the minimum: not credited")).toBeTruthy();
+  expect(within(b1).queryByText(/Confirming/)).toBeNull();
+  // Credited by an admin after all: no longer "not credited".
+  expect(within(b2).getByText("Accepted")).toBeTruthy();
+  expect(within(b2).queryByText("Received below the minimum: not credited")).toBeNull();
+
+  expect(within(e1).getByText("10.00 $")).toBeTruthy();
+  expect(within(e1).getByText("10.005 USDT on chain")).toBeTruthy();
+
+  // A claimed deposit names no address of the member's.
+  expect(within(claim).queryByText(/to your address/)).toBeNull();
+});
+
+test("while a transfer is confirming the list reads itself again, without a reload, until it is credited", async () => {
+  let seen = 1;
+  const confirming = () => request("c1", { network: "BEP20", transactionId: `0x${ownTx(1)}`, toAddress: OWN, confirmations: { seen, required: 2 }, chainAmount: "10" });
+  const credited = request("c1", { network: "BEP20", status: "accepted", decidedAt: at(2), transactionId: `0x${ownTx(1)}`, toAddress: OWN, chainAmount: "10" });
+  const calls = serve(() => wirePage([seen < 3 ? confirming() : credited]));
+  // React Query was loaded before this file's DOM existed, so it took itself for a server, which never polls.
+  const wasServer = environmentManager.isServer();
+  environmentManager.setIsServer(() => false);
+  try {
+    renderClient(<Both />, { me });
+    expect(await screen.findByText("Confirming 1 of 2")).toBeTruthy();
+    seen = 3;
+    expect(await screen.findByText("Accepted", {}, { timeout: CONFIRMING_POLL_MS + 2_000 })).toBeTruthy();
+    expect(screen.queryByText(/Confirming/)).toBeNull();
+    expect(requestsCalls(calls)).toEqual(["?page=1", "?page=1"]);
+    // Nothing confirming any more: the list stops polling.
+    await new Promise((resolve) => setTimeout(resolve, CONFIRMING_POLL_MS + 500));
+    expect(requestsCalls(calls)).toHaveLength(2);
+  } finally {
+    environmentManager.setIsServer(() => wasServer);
+  }
+}, 20_000);

@@ -11,6 +11,7 @@ import { ErrorState } from "./ErrorState";
 import { Money } from "./Money";
 import { Spinner } from "./Spinner";
 import { StatusBadge } from "./StatusBadge";
+import { chainAmountBeyond, shortAddress } from "../lib/chainAmount";
 import { uniqueById } from "../lib/uniqueById";
 
 type MemberRequest = Answer<typeof memberRequest>;
@@ -38,14 +39,23 @@ const typeColumn: Column<MemberRequest> = {
 
 const methodColumn: Column<MemberRequest> = { header: "Network", cell: (row) => row.method ?? <span className="muted">—</span> };
 
-// A deposit's transaction ID, or the payout's of a withdrawal once the admin recorded it.
+// A deposit's transaction ID, or the payout's of a withdrawal once the admin recorded it; a
+// transfer to the member's own address also names that address.
 const transactionColumn: Column<MemberRequest> = {
   header: "Transaction ID",
   cell: (row) =>
-    row.transactionId ? (
+    row.transactionId || row.toAddress ? (
       <span className="flex flex-col gap-0.5">
-        <LongId value={row.transactionId} label={row.type === "withdrawal" ? "payout transaction ID" : "transaction ID"} />
+        {row.transactionId && <LongId value={row.transactionId} label={row.type === "withdrawal" ? "payout transaction ID" : "transaction ID"} />}
         <span className="muted text-xs">{networkName(row.network)}</span>
+        {row.toAddress && (
+          <span className="muted text-xs">
+            to your address{" "}
+            <span className="font-mono" title={row.toAddress}>
+              {shortAddress(row.toAddress)}
+            </span>
+          </span>
+        )}
       </span>
     ) : (
       <span className="muted">—</span>
@@ -58,6 +68,7 @@ const amountColumn: Column<MemberRequest> = {
   cell: (row) => (
     <>
       <Money value={row.amount} className="block" />
+      {chainAmountBeyond(row.chainAmount, row.amount) && <span className="muted block text-xs">{row.chainAmount} USDT on chain</span>}
       {row.fee !== null && (
         <span className="muted block text-xs">
           Fee <Money value={row.fee} />
@@ -67,12 +78,17 @@ const amountColumn: Column<MemberRequest> = {
   ),
 };
 
-// The badge says the state in words and with an icon; the admin's reason (a decline's, mostly) is under it.
+// The badge says the state in words and with an icon; under it, a transfer's confirmations so far, a
+// transfer below the minimum (an admin may still credit it by hand), and the admin's reason.
 const statusColumn: Column<MemberRequest> = {
   header: "Status",
   cell: (row) => (
     <span className="flex flex-col items-end gap-1 md:items-start">
       <StatusBadge status={row.status} />
+      {row.confirmations && (
+<span className="text-xs text-pending">{`Confirming ${row.confirmations.seen} of ${row.confirmations.required}`}</span>
+      )}
+      {row.belowMinimum && row.status !== "accepted" && <span className="max-w-64 text-xs text-declined">Received below the minimum: not credited</span>}
       {row.reason && <span className="max-w-64 text-xs text-fg-soft [overflow-wrap:anywhere]">Reason: {row.reason}</span>}
       {row.decidedAt && (
         <span className="muted text-xs">

@@ -10,6 +10,7 @@ const ACTIONS: Record<string, string> = {
   level_price: "Level price changed",
   user_delete: "User deleted",
   admin_gift: "Gift from system funds",
+  address_swept: "Deposit address marked swept",
 };
 
 /** "user_delete", "unfreezeCost" -> "user delete", "unfreeze cost". */
@@ -26,7 +27,7 @@ export function targetLabel({ targetType, targetId }: Pick<AuditEntry, "targetTy
 }
 
 const FIELDS: Record<string, string> = { userId: "user" };
-const MONEY = new Set(["amount", "fee", "cost", "unfreezeCost"]);
+const MONEY = new Set(["amount", "fee", "cost", "unfreezeCost", "cleared"]);
 const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 const fieldLabel = (key: string) => FIELDS[key] ?? humanize(key);

@@ -11,8 +11,8 @@ useDom();
 const CONFIG = {
   depositWalletAddress: "TDepositAddr",
   networks: [
-    { network: "TRC20", depositAddress: "TDepositAddr", verified: true, confirmations: 20 },
-    { network: "BEP20", depositAddress: "0xBscDepositAddr", verified: false, confirmations: 15 },
+    { network: "TRC20", depositAddress: "TDepositAddr", verified: true, confirmations: 20, ownAddresses: false },
+    { network: "BEP20", depositAddress: "0xBscDepositAddr", verified: false, confirmations: 15, ownAddresses: false },
   ],
 };
 

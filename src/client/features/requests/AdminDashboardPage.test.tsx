@@ -33,6 +33,8 @@ const deposit = {
   canonicalTransactionId: null,
   chain: null,
   checking: false,
+  toAddress: null,
+  chainAmount: null,
 };
 const withdrawal = {
   _id: "w1",
@@ -47,6 +49,7 @@ const withdrawal = {
   decidedAt: null,
   reason: null,
   payoutTransactionId: null,
+  cancelled: false,
 };
 
 /** The admin's dashboard on stubbed lists; every PUT is answered with `decided` and recorded. */

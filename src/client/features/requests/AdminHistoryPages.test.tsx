@@ -23,6 +23,8 @@ const deposit = (i: number) => ({
   canonicalTransactionId: null,
   chain: null,
   checking: false,
+  toAddress: null,
+  chainAmount: null,
 });
 const withdrawal = (i: number) => ({
   _id: `w${i}`,
@@ -37,6 +39,7 @@ const withdrawal = (i: number) => ({
   decidedAt: "2026-03-01T11:00:00.000Z",
   reason: null,
   payoutTransactionId: null,
+  cancelled: false,
 });
 
 /** One page of `make`, 50 a page, out of `total`, with the total in X-Total-Count (unless `header` is false). */
@@ -121,4 +124,24 @@ test("an empty history still says 'No deposits found.'", async () => {
   });
   renderClient(<AdminDepositPage />, { me: admin });
   expect(await screen.findByText("No deposits found.")).toBeTruthy();
+});
+
+test("a deposit to a member's own address shows that address and, when it says more, the exact amount on chain", async () => {
+  const OWN = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+  const rows = [
+    { ...deposit(1), network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7", toAddress: OWN, chainAmount: "10.005" },
+    { ...deposit(2), network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7", toAddress: OWN, chainAmount: "10.00" },
+    deposit(3),
+  ];
+  serveFetch((request) => (new URL(request.url).pathname === "/api/auth" ? json(wireMe(admin)) : json(rows)));
+  renderClient(<AdminDepositPage />, { me: admin });
+  const own = within((await screen.findByText("Member 1")).closest("tr")!);
+  expect(own.getByText("10.005 USDT on chain")).toBeTruthy();
+  expect(own.getByText("To the member's address")).toBeTruthy();
+  expect(own.getByRole("button", { name: "Copy member's deposit address" })).toBeTruthy();
+  const same = within(screen.getByText("Member 2").closest("tr")!);
+  expect(same.getByText("To the member's address")).toBeTruthy();
+  expect(same.queryByText(/USDT on chain/)).toBeNull();
+  const claimed = within(screen.getByText("Member 3").closest("tr")!);
+  expect(claimed.queryByText("To the member's address")).toBeNull();
 });

@@ -39,6 +39,8 @@ const deposit = {
   canonicalTransactionId: TX,
   chain: evidence,
   checking: false,
+  toAddress: null,
+  chainAmount: null,
 };
 const withdrawal = {
   _id: "w1",
@@ -53,6 +55,7 @@ const withdrawal = {
   decidedAt: null,
   reason: null,
   payoutTransactionId: null,
+  cancelled: false,
 };
 
 function serve(deposits: unknown[], withdrawals: unknown[]) {

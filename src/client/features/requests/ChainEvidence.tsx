@@ -15,6 +15,7 @@ const VERDICT: Record<ChainVerdict, { text: string; tone: "good" | "wait" | "bad
   wrong_sender: { text: "Sent from another wallet", tone: "bad" },
   wrong_amount: { text: "Amount on chain differs", tone: "bad" },
   rpc_error: { text: "Node did not answer; retrying", tone: "wait" },
+  below_minimum: { text: "Received below the minimum: not credited", tone: "bad" },
 };
 
 const TONE = { good: "badge-accepted", wait: "badge-pending", bad: "badge-declined" } as const;

@@ -1,5 +1,5 @@
 import { json, serveFetch, useDom } from "../../../testing/dom";
-import { fireEvent, screen, waitFor } from "@testing-library/react";
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
 import { expect, test } from "bun:test";
 import { makeMe, renderClient, wireMe } from "../../../testing/renderClient";
 import AllUsersPage from "./AllUsersPage";
@@ -124,4 +124,30 @@ test("a gift the server refuses (above ADMIN_GIFT_MAX) shows the server's reason
   fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
   fireEvent.click(await screen.findByRole("button", { name: "Yes, send it" }));
   expect(await screen.findByText(refusal.msg)).toBeTruthy();
+});
+
+test("'Addresses' shows a member's own deposit addresses in a dialog, or says they have none yet", async () => {
+  const OWN = "0x9858EfFD232B4033E47d90003D41EC34EcaEda94";
+  const bob = { ...ada, _id: "u2", name: "Bob", email: "bob@example.com" };
+  const seen = serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (url.pathname === "/api/admin/users/u1/deposit-addresses")
+      return json([{ network: "BEP20", index: 4, address: OWN, createdAt: "2026-03-01T10:00:00.000Z", sweptAt: null }]);
+    if (url.pathname === "/api/admin/users/u2/deposit-addresses") return json([]);
+    return json({ users: [ada, bob], totalPages: 1 });
+  });
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Addresses of Ada" }));
+  const dialog = await screen.findByRole("dialog", { name: "Deposit addresses of Ada" });
+  expect(await within(dialog).findByText("BEP20 (BNB Smart Chain)")).toBeTruthy();
+  expect(within(dialog).getByRole("button", { name: "Copy BEP20 (BNB Smart Chain) deposit address" })).toBeTruthy();
+  expect(within(dialog).getByText(/Index 4 · given/).textContent).toContain("never swept");
+  fireEvent.click(within(dialog).getByRole("button", { name: "Close" }));
+  fireEvent.click(screen.getByRole("button", { name: "Addresses of Bob" }));
+  expect(await screen.findByText(/This member has no deposit address of their own yet/)).toBeTruthy();
+  expect(seen.filter((r) => r.url.includes("deposit-addresses")).map((r) => new URL(r.url).pathname)).toEqual([
+    "/api/admin/users/u1/deposit-addresses",
+    "/api/admin/users/u2/deposit-addresses",
+  ]);
 });

@@ -3,14 +3,16 @@ import { PagedQueryState } from "../../components/QueryState";
 import { SearchBox } from "../../components/SearchBox";
 import { useSearchText } from "../../lib/useSearchText";
 import { type UserRow, useUsers } from "./api/getUsers";
+import { DepositAddressesModal } from "./DepositAddressesModal";
 import { SystemGiftModal } from "./SystemGiftModal";
 import { UsersTable } from "./UsersTable";
 
-/** Admin: every user, searchable, 10 per page, with delete and gift from system funds. */
+/** Admin: every user, searchable, 10 per page, with delete, gift from system funds, and the member's own deposit addresses. */
 export default function AllUsersPage() {
   const { text, setText, search } = useSearchText();
   const [page, setPage] = useState(1);
   const [giftTo, setGiftTo] = useState<UserRow | null>(null);
+  const [addressesOf, setAddressesOf] = useState<UserRow | null>(null);
   const users = useUsers({ page, search });
 
   // After a delete empties the last page, step back to the new last page.
@@ -40,9 +42,10 @@ export default function AllUsersPage() {
         isEmpty={(data) => data.users.length === 0}
         loadingLabel="Loading users..."
       >
-        {(data) => <UsersTable users={data.users} onGift={setGiftTo} />}
+        {(data) => <UsersTable users={data.users} onGift={setGiftTo} onAddresses={setAddressesOf} />}
       </PagedQueryState>
       <SystemGiftModal user={giftTo} onClose={() => setGiftTo(null)} />
+      <DepositAddressesModal user={addressesOf} onClose={() => setAddressesOf(null)} />
     </div>
   );
 }

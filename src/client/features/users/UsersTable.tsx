@@ -10,10 +10,12 @@ import type { UserRow } from "./api/getUsers";
 interface UsersTableProps {
   users: UserRow[];
   onGift: (user: UserRow) => void;
+  /** Shows the member's own deposit addresses. */
+  onAddresses?: (user: UserRow) => void;
 }
 
 /** One page of users with the admin's two actions. */
-export function UsersTable({ users, onGift }: UsersTableProps) {
+export function UsersTable({ users, onGift, onAddresses }: UsersTableProps) {
   const remove = useDeleteUser();
 
   async function deleteUser(user: UserRow) {
@@ -42,6 +44,11 @@ export function UsersTable({ users, onGift }: UsersTableProps) {
       cell: (user) => (
         <span className="flex justify-end gap-2">
           {/* Gifts from system funds go to members only, and admins cannot be deleted: the server refuses both. */}
+          {user.role !== "admin" && onAddresses && (
+            <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onAddresses(user)}>
+              Addresses<span className="sr-only"> of {user.name}</span>
+            </button>
+          )}
           {user.role !== "admin" && (
             <button type="button" className="btn btn-secondary btn-sm focus-ring" onClick={() => onGift(user)}>
               Gift<span className="sr-only"> to {user.name}</span>
