@@ -1,5 +1,5 @@
 import { GlobalRegistrator } from "@happy-dom/global-registrator";
-import { cleanup, screen, within } from "@testing-library/react";
+import { cleanup, configure, screen, within } from "@testing-library/react";
 import { afterAll, afterEach, beforeAll } from "bun:test";
 import { bunWebGlobals } from "./bunGlobals";
 
@@ -34,6 +34,8 @@ function registerDom() {
   if (!GlobalRegistrator.isRegistered) GlobalRegistrator.register({ url: "http://localhost:3000/", width: 1280, height: 900 });
   restoreBunGlobals();
   Object.assign(screen, within(document.body));
+  // Waits end when the element appears; the ceiling only matters on a loaded machine (1 s was too short there).
+  configure({ asyncUtilTimeout: 5000 });
   // Tells React that tests wrap updates in act(), which Testing Library does for us.
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 }
