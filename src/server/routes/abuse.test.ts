@@ -323,18 +323,28 @@ describe("password hashing runs with bounded concurrency", () => {
   function gatedHasher() {
     let open: () => void = () => {};
     let gate: Promise<void> | null = null;
+    let waiting = 0;
+    const wait = async () => {
+      if (!gate) return;
+      waiting++;
+      await gate;
+    };
     const hasher: PasswordHasher = {
       hash: async (password) => {
-        await gate;
+        await wait();
         return testHasher.hash(password);
       },
       verify: async (password, hash) => {
-        await gate;
+        await wait();
         return testHasher.verify(password, hash);
       },
     };
     return {
       hasher,
+      /** Until `n` calls wait at the gate: a fixed sleep was too short on a loaded machine. */
+      reached: async (n: number) => {
+        while (waiting < n) await Bun.sleep(5);
+      },
       hold: () => (gate = new Promise<void>((resolve) => (open = resolve))),
       release: () => {
         gate = null;
@@ -375,7 +385,7 @@ describe("password hashing runs with bounded concurrency", () => {
         gated.hold();
         const from = (address: string) => ({ body: { email: ADMIN.email, password: ADMIN.password }, headers: { "x-forwarded-for": address } });
         const flooding = [0, 1].map(() => own.call("POST", "/api/auth/login", from("203.0.113.90")));
-        await Bun.sleep(50);
+        await gated.reached(2);
         const third = await own.call("POST", "/api/auth/login", from("203.0.113.90"));
         expect(third).toMatchObject({ status: 429, body: { code: "busy", msg: "The server is busy. Please try again in a moment." } });
         expect(third.headers.get("retry-after")).toBe("1");
@@ -420,7 +430,7 @@ describe("password hashing runs with bounded concurrency", () => {
         });
         gated.hold();
         const flooding = [0, 1].map(() => own.call("POST", "/api/auth/register", from("203.0.113.91")));
-        await Bun.sleep(50);
+        await gated.reached(2);
         const third = await own.call("POST", "/api/auth/register", from("203.0.113.91"));
         expect(third).toMatchObject({ status: 429, body: { code: "busy" } });
         const other = own.call("POST", "/api/auth/register", from("198.51.100.91"));
