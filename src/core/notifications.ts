@@ -4,6 +4,7 @@ import { isTransaction, rowsOf } from "../db/client";
 import { notifications, notificationSettings, users, type Program } from "../db/schema";
 import {
   ADMIN_NOTIFICATION_KINDS,
+  ALWAYS_MAILED_KINDS,
   NOTIFICATION_KIND_INFO,
   NOTIFICATION_KINDS,
   NOTIFICATION_PAGE_SIZE,
@@ -336,32 +337,52 @@ export interface NotificationKindSetting {
   label: string;
   muted: boolean;
   mutable: boolean;
+  /** Mailed too: the member asked for it, or it is always mailed (`mailable` false). */
+  mailed: boolean;
+  mailable: boolean;
 }
 
 /** GET /api/user/notifications/settings: every kind the member can receive (admins' kinds to admins only). */
 export async function notificationSettingsOf(db: Db | Tx, userId: string, admin: boolean): Promise<NotificationKindSetting[]> {
-  const [row] = await db.select({ muted: notificationSettings.muted }).from(notificationSettings).where(eq(notificationSettings.userId, userId));
+  const [row] = await db
+    .select({ muted: notificationSettings.muted, mailed: notificationSettings.mailed })
+    .from(notificationSettings)
+    .where(eq(notificationSettings.userId, userId));
   const muted = new Set<string>(row?.muted ?? []);
-  return NOTIFICATION_KINDS.filter((kind) => admin || !ADMIN_NOTIFICATION_KINDS.includes(kind)).map((kind) => ({
-    kind,
-    label: NOTIFICATION_KIND_INFO[kind].label,
-    muted: muted.has(kind),
-    mutable: NOTIFICATION_KIND_INFO[kind].mutable,
-  }));
+  const mailed = new Set<string>(row?.mailed ?? []);
+  return NOTIFICATION_KINDS.filter((kind) => admin || !ADMIN_NOTIFICATION_KINDS.includes(kind)).map((kind) => {
+    const always = ALWAYS_MAILED_KINDS.includes(kind);
+    return {
+      kind,
+      label: NOTIFICATION_KIND_INFO[kind].label,
+      muted: muted.has(kind),
+      mutable: NOTIFICATION_KIND_INFO[kind].mutable,
+      mailed: always || mailed.has(kind),
+      mailable: !always,
+    };
+  });
 }
 
 /**
  * PUT /api/user/notifications/settings: the member mutes exactly `muted` (the others are received
- * again). A security notice (mutable false) is refused with notification_not_mutable, and nothing
- * changes. One upsert: two saves at once end as one of them, never a mix.
+ * again) and, when `mailed` is given, has exactly those kinds mailed too (the trigger of migration
+ * 0022 queues the mail with the notification; a kind always mailed is so without being named). A
+ * security notice (mutable false) is refused with notification_not_mutable, and nothing changes.
+ * One upsert: two saves at once end as one of them, never a mix.
  */
-export async function saveNotificationSettings(db: Db | Tx, userId: string, muted: readonly NotificationKind[]): Promise<void> {
+export async function saveNotificationSettings(
+  db: Db | Tx,
+  userId: string,
+  muted: readonly NotificationKind[],
+  mailed?: readonly NotificationKind[],
+): Promise<void> {
   const kinds = [...new Set(muted)].sort();
   if (kinds.some((kind) => !NOTIFICATION_KIND_INFO[kind].mutable)) refuse("notification_not_mutable");
+  const mailedKinds = mailed === undefined ? undefined : [...new Set(mailed)].filter((kind) => !ALWAYS_MAILED_KINDS.includes(kind)).sort();
   await db
     .insert(notificationSettings)
-    .values({ userId, muted: kinds })
-    .onConflictDoUpdate({ target: notificationSettings.userId, set: { muted: kinds, updatedAt: new Date() } });
+    .values({ userId, muted: kinds, ...(mailedKinds ? { mailed: mailedKinds } : {}) })
+    .onConflictDoUpdate({ target: notificationSettings.userId, set: { muted: kinds, ...(mailedKinds ? { mailed: mailedKinds } : {}), updatedAt: new Date() } });
 }
 
 /** For tests and checks: a member's notifications, oldest first, straight from the table. */

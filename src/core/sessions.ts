@@ -96,11 +96,14 @@ export interface LoginUser {
  * Signs the user out everywhere: every token made before this call stops working, and so does
  * every login ticket (a right password still waiting for its second factor: a token half made).
  */
-export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
-  await db.update(users).set({ sessionGeneration: crypto.randomUUID() }).where(eq(users.id, userId));
+export async function revokeAllTokens(db: Db, userId: string): Promise<string> {
+  const generation = crypto.randomUUID();
+  await db.update(users).set({ sessionGeneration: generation }).where(eq(users.id, userId));
   await db.delete(loginTickets).where(eq(loginTickets.userId, userId));
   // Every open stream of the user ends too (at commit when `db` is a transaction).
   await signalStreamsClosed(db, userId);
+  // The caller may make a token in it (a password change keeps its own session: src/core/account.ts).
+  return generation;
 }
 
 export interface TokenUser {
@@ -326,6 +329,49 @@ export async function login(
   }
   await db.delete(loginFailures).where(eq(loginFailures.id, attemptId));
   return { id: user.id, generation: user.sessionGeneration ?? undefined };
+}
+
+/**
+ * The proof of the password a signed-in member gives before what could lock them out of the
+ * account (a new password or email, two-factor on or off: src/core/account.ts): the same check,
+ * throttle and failure record as `login`'s for the member's email from `source`, so a stolen
+ * session token buys no more guesses than the login form. A wrong password is refused with
+ * "wrong_password" (400: the session itself is fine, and a 401 would sign the member out).
+ */
+export async function checkCurrentPassword(
+  db: Db,
+  hasher: PasswordHasher,
+  userId: string,
+  password: string,
+  source: string = UNKNOWN_SOURCE,
+  device?: TrustedDevice,
+): Promise<void> {
+  type Claim = { gone: true } | { wait: number } | { hash: string; attemptId: bigint };
+  const claim = await inTransaction(db, async (tx): Promise<Claim> => {
+    const [user] = await tx
+      .select({ id: users.id, email: users.email, passwordHash: users.passwordHash, sessionGeneration: users.sessionGeneration })
+      .from(users)
+      .where(and(eq(users.id, userId), isNull(users.deletedAt)))
+      .for("no key update");
+    if (!user) return { gone: true };
+    const key = normalizeEmail(user.email);
+    const wait = await loginWait(tx, key, source, trustedFor(user, device));
+    if (wait > 0) return { wait };
+    const [attempt] = await tx.insert(loginFailures).values({ email: key, source }).returning({ id: loginFailures.id });
+    return { hash: user.passwordHash, attemptId: attempt!.id };
+  });
+  if ("gone" in claim) return refuse("bad_token");
+  if ("wait" in claim) return refuseThrottledLogin(claim.wait);
+  let ok: boolean;
+  try {
+    ok = await hasher.verify(password, claim.hash);
+  } catch (error) {
+    // Not checked (the hasher was busy): not a failure either.
+    await db.delete(loginFailures).where(eq(loginFailures.id, claim.attemptId));
+    throw error;
+  }
+  if (!ok) return refuse("wrong_password");
+  await db.delete(loginFailures).where(eq(loginFailures.id, claim.attemptId));
 }
 
 /**

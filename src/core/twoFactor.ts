@@ -3,7 +3,8 @@ import { Secret, TOTP } from "otpauth";
 import type { Db, Tx } from "../db/client";
 import { loginTickets, recoveryCodes, twoFactor, users } from "../db/schema";
 import { refuse } from "./errors";
-import { type LoginUser, recordLoginFailure, refuseThrottledLogin, secondStepWait, type TrustedDevice } from "./sessions";
+import { queueMail } from "./mail/outbox";
+import { type LoginUser, recordLoginFailure, refuseThrottledLogin, revokeAllTokens, secondStepWait, type TrustedDevice } from "./sessions";
 import { addHit, minutesOf, recentHits, secondsInterval } from "./throttle";
 import { inTransaction } from "./tx";
 import { MSG } from "../shared/messages";
@@ -136,9 +137,11 @@ export async function beginSetup(db: Db, userId: string): Promise<{ secret: stri
 
 /**
  * Turns the offered secret on, given a code it makes now, and answers ten new recovery codes
- * (only their hashes are kept: this is the one time they are seen).
+ * (only their hashes are kept: this is the one time they are seen). Every session of the member
+ * ends (a new session generation, answered: the caller's own goes on with a token made in it),
+ * and a security mail says so, in the same transaction.
  */
-export async function enable(db: Db, userId: string, code: string): Promise<string[]> {
+export async function enable(db: Db, userId: string, code: string): Promise<{ recoveryCodes: string[]; generation: string }> {
   const outcome = await inTransaction(db, async (tx) => {
     const [row] = await tx.select().from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
     if (row?.secret) return "two_factor_already_enabled" as const;
@@ -157,14 +160,16 @@ export async function enable(db: Db, userId: string, code: string): Promise<stri
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
     await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: recoveryHash(userId, c) })));
-    return codes;
+    const generation = await revokeAllTokens(tx, userId);
+    await queueMail(tx, { causeKey: `2fa-on:${userId}:${generation}`, userId, template: "two_factor_on" });
+    return { recoveryCodes: codes, generation };
   });
-  if (typeof outcome === "object" && "wait" in outcome) return refuseCodeAttempt(outcome.wait);
   if (typeof outcome === "string") return refuse(outcome);
+  if ("wait" in outcome) return refuseCodeAttempt(outcome.wait);
   return outcome;
 }
 
-/** Turns the second factor off, given a good code (TOTP or recovery); the recovery codes go too. */
+/** Turns the second factor off, given a good code (TOTP or recovery); the recovery codes go too, and a security mail says so. */
 export async function disable(db: Db, userId: string, code: string): Promise<void> {
   const outcome = await inTransaction(db, async (tx) => {
     const [row] = await tx.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
@@ -177,12 +182,33 @@ export async function disable(db: Db, userId: string, code: string): Promise<voi
     }
     await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
     await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+    await queueMail(tx, { causeKey: `2fa-off:${userId}:${crypto.randomUUID()}`, userId, template: "two_factor_off" });
     return "done" as const;
   });
   if (outcome === "done") return;
   if (typeof outcome === "object" && "wait" in outcome) return refuseCodeAttempt(outcome.wait);
   refuse(outcome);
 }
+
+/**
+ * A password reset's proof of the second factor (src/core/account.ts), inside its transaction:
+ * "off" when the member has none, "ok" when `code` (TOTP or recovery) is good and now used up,
+ * else "missing", "invalid" (recorded against the member's wrong codes, which it waits for as
+ * enable and disable do: `{ wait }`). Locks the member's two_factor row, as disable does.
+ */
+export async function proveSecondFactor(tx: Tx, userId: string, code: string | undefined): Promise<"off" | "ok" | "missing" | "invalid" | { wait: number }> {
+  const [row] = await tx.select({ secret: twoFactor.secret }).from(twoFactor).where(eq(twoFactor.userId, userId)).for("update");
+  if (!row?.secret) return "off";
+  if (code === undefined || code.trim() === "") return "missing";
+  const throttled = await tooManyCodes(tx, userId);
+  if (throttled) return throttled;
+  if (await useCode(tx, userId, row.secret, code.trim())) return "ok";
+  await addHit(tx, CODE_BUCKET, userId);
+  return "invalid";
+}
+
+/** The refusal of a wrong code past the member's limit (`proveSecondFactor`'s `{ wait }`). */
+export const refuseTooManyCodes = (wait: number): never => refuseCodeAttempt(wait);
 
 /**
  * After a right password (`login`): a ticket for the second step when the user's 2FA is on, else

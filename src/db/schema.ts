@@ -45,6 +45,11 @@ export const users = pgTable(
      * user by every token check, so it lives on the row that check reads anyway.
      */
     sessionGeneration: text("session_generation"),
+    /**
+     * When the member proved they read mail at `email` (a link of ours opened: sign-up's
+     * confirmation, an email change, a password reset); null until then (src/core/account.ts).
+     */
+    emailVerifiedAt: timestamp("email_verified_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [
     uniqueIndex("users_email_lower_uq").on(sql`lower(${t.email})`),
@@ -417,6 +422,8 @@ export const notificationSettings = pgTable("notification_settings", {
     .primaryKey()
     .references(() => users.id),
   muted: text("muted", { enum: NOTIFICATION_KINDS }).array().notNull().default(sql`'{}'::text[]`),
+  /** The kinds also mailed to the member (the trigger of migration 0022 queues them in mail_outbox). */
+  mailed: text("mailed", { enum: NOTIFICATION_KINDS }).array().notNull().default(sql`'{}'::text[]`),
   updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
@@ -538,4 +545,58 @@ export const adminAudit = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("admin_audit_created_idx").on(t.createdAt, t.id)],
+);
+
+export const ACCOUNT_TOKEN_PURPOSES = ["reset_password", "verify_email", "change_email"] as const;
+export type AccountTokenPurpose = (typeof ACCOUNT_TOKEN_PURPOSES)[number];
+
+/**
+ * The links mailed to members (src/core/account.ts): a password reset, the confirmation of an
+ * address. Only the SHA-256 of the token is kept (the link holds the token itself); each is good
+ * once, until `expires_at`, and only for the address it was mailed to (`email`: the new address
+ * of an email change).
+ */
+export const accountTokens = pgTable(
+  "account_tokens",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").notNull().references(() => users.id),
+    purpose: text("purpose", { enum: ACCOUNT_TOKEN_PURPOSES }).notNull(),
+    email: text("email").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("account_tokens_user_idx").on(t.userId, t.purpose)],
+);
+
+/**
+ * Mail to send (src/core/mail/outbox.ts), written in the transaction of what causes it and sent
+ * after its commit by every server process's mailer (src/server/mailer.ts), which claims due rows
+ * with FOR UPDATE SKIP LOCKED and a lease (`next_attempt_at`), fenced by `attempts`. One row per
+ * cause (`cause_key` unique): a cause recorded twice mails once. `data` (which may hold a link's
+ * token) is cleared once the mail is sent.
+ */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "bigint" }).primaryKey(),
+    causeKey: text("cause_key").notNull(),
+    /** The member it is about (no foreign key: writing it locks no users row). */
+    userId: text("user_id"),
+    toAddress: text("to_address").notNull(),
+    template: text("template").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>(),
+    subject: text("subject"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    lastError: text("last_error"),
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("mail_outbox_cause_uq").on(t.causeKey),
+    // The mailers' claim reads the rows not sent yet, the most overdue first.
+    index("mail_outbox_due_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} IS NULL`),
+  ],
 );

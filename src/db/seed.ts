@@ -46,6 +46,8 @@ export async function seed(db: Db, options: SeedOptions): Promise<{ createdAdmin
       role: "admin",
       referralId: newReferralId(),
       chainId: id,
+      // The operator's own address (ADMIN_EMAIL): nothing to confirm.
+      emailVerifiedAt: new Date(),
     });
     await createAccount(tx, id, "user");
     await tx.insert(teamCounts).values({ userId: id });

@@ -61,8 +61,9 @@ describe("resetAdminPassword", () => {
 
   test("a login ticket got with the old password before the reset cannot finish after it, even with a good second factor", async () => {
     const token = await h.login(ADMIN.email, ADMIN.password);
-    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token })).body;
-    const enabled = await h.call("POST", "/api/auth/2fa/enable", { token, body: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate() } });
+    const currentPassword = ADMIN.password;
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token, body: { currentPassword } })).body;
+    const enabled = await h.call("POST", "/api/auth/2fa/enable", { token, body: { code: new TOTP({ secret: Secret.fromBase32(secret) }).generate(), currentPassword } });
     expect(enabled.status).toBe(200);
     const started = await h.call("POST", "/api/auth/login", { body: ADMIN });
     expect(started.body.twoFactorRequired).toBe(true);
@@ -77,9 +78,10 @@ describe("resetAdminPassword", () => {
 
   test("with disableTwoFactor, the admin's second factor goes too (a lost phone)", async () => {
     const token = await h.login(ADMIN.email, ADMIN.password);
-    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token })).body;
+    const currentPassword = ADMIN.password;
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token, body: { currentPassword } })).body;
     const code = new TOTP({ secret: Secret.fromBase32(secret) }).generate();
-    expect((await h.call("POST", "/api/auth/2fa/enable", { token, body: { code } })).status).toBe(200);
+    expect((await h.call("POST", "/api/auth/2fa/enable", { token, body: { code, currentPassword } })).status).toBe(200);
     expect((await h.call("POST", "/api/auth/login", { body: ADMIN })).body.twoFactorRequired).toBe(true);
     expect(await resetAdminPassword(h.db, testHasher, { password: ADMIN.password, disableTwoFactor: true })).toMatchObject({ twoFactorOff: true });
     h.adminToken = await h.login(ADMIN.email, ADMIN.password);

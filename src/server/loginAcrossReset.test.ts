@@ -35,10 +35,13 @@ function heldHasher() {
 
 /** Turns the admin's 2FA on; answers a code generator for it (`steps` periods from now). */
 async function twoFactorOn(h: Harness): Promise<(steps: number) => string> {
-  const setup = await h.call("POST", "/api/auth/2fa/setup", { token: h.adminToken });
+  const setup = await h.call("POST", "/api/auth/2fa/setup", { token: h.adminToken, body: { currentPassword: ADMIN.password } });
   const totp = new TOTP({ secret: Secret.fromBase32(setup.body.secret as string), algorithm: "SHA1", digits: 6, period: 30 });
   const codeAt = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
-  expect((await h.call("POST", "/api/auth/2fa/enable", { token: h.adminToken, body: { code: codeAt(-1) } })).status).toBe(200);
+  const enabled = await h.call("POST", "/api/auth/2fa/enable", { token: h.adminToken, body: { code: codeAt(-1), currentPassword: ADMIN.password } });
+  expect(enabled.status).toBe(200);
+  // Turning 2FA on ended the admin's other sessions; the harness's goes on with the new token.
+  h.adminToken = enabled.body.token;
   return codeAt;
 }
 

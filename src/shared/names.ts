@@ -12,6 +12,9 @@ import { RESERVED_NAMES } from "./constants";
  * - `readsAsPlatform`: a name that would pass for the operator (System, Admin, Administrator,
  *   Platform, the brand) is refused, whatever its case, spacing, punctuation, accents, look-alike
  *   digits or letters of other scripts ("Sys tem", "S.y.s.t.e.m", "5ystem", "ΑDMIN").
+ *
+ * The server adds a third, its own: the name's Unicode confusable skeleton (UTS #39,
+ * src/core/staffNames.ts), whose table is too large for the forms to carry.
  */
 
 /** Every space, tab or line break of Unicode: each becomes one plain space. */

@@ -10,8 +10,12 @@ import { PAGES } from "../../shared/pages";
 // Every page is its own chunk; the first load carries only the shell (router, layout, guard).
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
 const RegisterPage = lazy(() => import("../features/auth/RegisterPage"));
+const ForgotPasswordPage = lazy(() => import("../features/account/ForgotPasswordPage"));
+const ResetPasswordPage = lazy(() => import("../features/account/ResetPasswordPage"));
+const ConfirmEmailPage = lazy(() => import("../features/account/ConfirmEmailPage"));
 const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
 const NotificationsPage = lazy(() => import("../features/notifications/NotificationsPage"));
+const MissedPage = lazy(() => import("../features/missed/MissedPage"));
 const DashboardNotFound = lazy(() => import("../layout/DashboardNotFound"));
 
 /**
@@ -23,12 +27,16 @@ export function AppRoutes() {
     <Routes>
       <Route path={PAGES.login} element={<AuthPage page={LoginPage} />} />
       <Route path={PAGES.register} element={<AuthPage page={RegisterPage} />} />
+      <Route path={PAGES.forgotPassword} element={<AuthPage page={ForgotPasswordPage} />} />
+      <Route path={PAGES.resetPassword} element={<AuthPage page={ResetPasswordPage} />} />
+      <Route path={PAGES.confirmEmail} element={<AuthPage page={ConfirmEmailPage} />} />
       <Route path={PAGES.dashboard} element={<RequireAuth>{(user) => <DashboardLayout user={user} />}</RequireAuth>}>
         <Route index element={<ProfilePage />} />
         {featureRoutes.map(({ path, page: Page }) => (
           <Route key={path} path={path} element={<Page />} />
         ))}
         <Route path={PAGES.notifications} element={<NotificationsPage />} />
+        <Route path={PAGES.missed} element={<MissedPage />} />
         <Route path="*" element={<DashboardNotFound />} />
       </Route>
       {/* Any other path belongs to the server (the landing page, its 404 page). */}
@@ -37,7 +45,7 @@ export function AppRoutes() {
   );
 }
 
-/** Login and register: a skeleton of the card while the page's code loads, an error if it cannot. */
+/** Login, register and the account pages: a skeleton of the card while the page's code loads, an error if it cannot. */
 function AuthPage({ page: Page }: { page: ComponentType }) {
   return (
     <PageErrorBoundary frame={(error) => <main className="mx-auto flex min-h-screen max-w-md flex-col justify-center px-4">{error}</main>}>

@@ -11,6 +11,7 @@ import { ConnectionBanner } from "./ConnectionBanner";
 import { Header } from "./Header";
 import { menuFor } from "./menu";
 import { Sidebar } from "./Sidebar";
+import { VerifyEmailBanner } from "./VerifyEmailBanner";
 
 // Only admins have the drawer (their menu is too long for tabs): members never download it.
 const AdminDrawer = lazy(() => import("./AdminDrawer").then((m) => ({ default: m.AdminDrawer })));
@@ -37,6 +38,7 @@ export function DashboardLayout({ user }: { user: Me }) {
       <Sidebar items={items} />
       <div className="flex min-w-0 flex-1 flex-col">
         {unreachable && <ConnectionBanner />}
+        {user.emailVerified === false && <VerifyEmailBanner email={user.email} />}
         <Header user={user} onOpenMenu={isAdmin ? () => setDrawerOpen(true) : undefined} menuOpen={drawerOpen} />
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 lg:py-8">
           <PageErrorBoundary key={pathname}>

@@ -29,7 +29,10 @@ export function useSchemaForm<V extends Record<string, string>, S extends z.ZodM
 ) {
   const [values, setValues] = useState(initial);
   const [tried, setTried] = useState(false);
+  /** What the server refused, at the field it is about (`fail`); cleared as that field is typed in. */
+  const [refused, setRefused] = useState<Errors<V>>({});
   const sending = useRef(false);
+  const lastForm = useRef<HTMLFormElement | null>(null);
 
   // Derived on every render, so messages follow the typing (and the data `check` reads).
   const parsed = schema.safeParse(values);
@@ -41,10 +44,16 @@ export function useSchemaForm<V extends Record<string, string>, S extends z.ZodM
   const set = (key: keyof V) => (event: { target: { value: string } }) => {
     const value = event.target.value;
     setValues((current) => ({ ...current, [key]: value }));
+    setRefused((current) => {
+      if (!(key in current)) return current;
+      const { [key]: _gone, ...rest } = current;
+      return rest as Errors<V>;
+    });
   };
 
   const submit = (send: (data: z.output<S>) => unknown) => (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    lastForm.current = event.currentTarget;
     setTried(true);
     if (!valid) return focusFirstError(event.currentTarget);
     if (sending.current) return;
@@ -62,10 +71,17 @@ export function useSchemaForm<V extends Record<string, string>, S extends z.ZodM
   function reset() {
     setValues(initial);
     setTried(false);
+    setRefused({});
   }
 
-  const errors: Errors<V> = tried ? found : {};
-  return { values, setValues, errors, set, submit, reset };
+  /** Shows the server's refusal under `key` (the field it is about) and moves focus there. */
+  function fail(key: keyof V, message: string) {
+    setRefused((current) => ({ ...current, [key]: message }));
+    if (lastForm.current) focusFirstError(lastForm.current);
+  }
+
+  const errors: Errors<V> = { ...refused, ...(tried ? found : {}) };
+  return { values, setValues, errors, set, submit, reset, fail };
 }
 
 /** The first message per top-level field of a failed schema parse. */

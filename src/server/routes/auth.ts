@@ -1,7 +1,10 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { signalStreamsClosed } from "../../core/notifications";
-import { login, type LoginUser, revokeToken } from "../../core/sessions";
+import { login, type LoginUser, revokeToken, type TrustedDevice } from "../../core/sessions";
+import { queueMail } from "../../core/mail/outbox";
+import { oneOfFewFrom, provePassword } from "../passwordWork";
+import { accountRoutes } from "./account";
 import { HOUR_SECONDS, takeHit } from "../../core/throttle";
 import { beginSetup, disable, enable, finishLogin, startLogin, twoFactorStatus } from "../../core/twoFactor";
 import { adminReferralId, memberForToken, refuseHopelessSignUp, signUp, type SignedInMember } from "../../core/users";
@@ -9,7 +12,6 @@ import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
 import type { AppEnv } from "../env";
 import { refusal } from "../errors";
-import { refuse } from "../../core/errors";
 import { callerClaims, requireSignedIn } from "../middleware/auth";
 import { sourceAddress } from "../middleware/source";
 import { trustDevice, trustedDevice } from "../deviceTrust";
@@ -40,37 +42,22 @@ function encodedMember(found: SignedInMember): string {
 }
 
 /**
- * Password work (logins being checked, sign-ups' passwords being hashed), per source address, in
- * this process. The password hasher is bounded (src/core/sessions.ts `boundedHasher`: a few at
- * once, a bounded queue, then `busy` for everyone), so one address sending logins or sign-ups as
- * fast as it can, for made-up emails say, would keep everyone else's answer at `busy`. Past
- * `loginChecksPerSource` at once, an address's next one is refused `busy` at once, before any
- * hashing, and is no failure; other addresses go on. Like the hasher's bound, it counts this
- * process's own work, so it lives in its memory.
- */
-const checking = new Map<string, number>();
-
-async function oneOfFewFrom<T>(source: string, max: number, work: () => Promise<T>): Promise<T> {
-  const running = checking.get(source) ?? 0;
-  if (max > 0 && running >= max) return refuse("busy", undefined, 1);
-  checking.set(source, running + 1);
-  try {
-    return await work();
-  } finally {
-    const left = (checking.get(source) ?? 1) - 1;
-    if (left > 0) checking.set(source, left);
-    else checking.delete(source);
-  }
-}
-
-/**
  * The answer to a login that succeeded in full: a session token of the session generation the
- * login was checked in (`LoginUser`), and the caller's device trusted for the user in it.
+ * login was checked in (`LoginUser`), and the caller's device trusted for the user in it. A
+ * browser that never signed in to this account before (`device`: what its trusted_device cookie
+ * said, whatever the generation) gets the member a security mail.
  */
-async function signedIn(c: Context<AppEnv>, user: LoginUser): Promise<string> {
+async function signedIn(c: Context<AppEnv>, user: LoginUser, device: TrustedDevice | undefined): Promise<string> {
+  const { db, jwtSecret, mailer } = c.get("deps");
+  if (device?.userId !== user.id) {
+    const browser = (c.req.header("user-agent") ?? "").slice(0, 200) || "unknown";
+    await queueMail(db, { causeKey: `signin:${user.id}:${crypto.randomUUID()}`, userId: user.id, template: "new_signin", data: { source: sourceAddress(c), browser } });
+    mailer?.kick();
+  }
   await trustDevice(c, user.id, user.generation);
-  return issueToken(c.get("deps").jwtSecret, user.id, user.generation);
+  return issueToken(jwtSecret, user.id, user.generation);
 }
+
 
 /**
  * Signing in (password, then the second factor when it is on), signing up (limited per source
@@ -89,12 +76,13 @@ export const authRoutes = new Hono<AppEnv>()
     const user = await oneOfFewFrom(source, config.loginChecksPerSource, () => login(db, hasher, email, password, source, device));
     const ticket = await startLogin(db, user);
     if (ticket) return reply(c, API.login, { twoFactorRequired: true, ticket });
-    return reply(c, API.login, { token: await signedIn(c, user) });
+    return reply(c, API.login, { token: await signedIn(c, user, device) });
   })
   .post(API.loginTwoFactor.path, validate("json", API.loginTwoFactor.body), async (c) => {
     const { ticket, code } = c.req.valid("json");
-    const user = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c), await trustedDevice(c));
-    return reply(c, API.loginTwoFactor, { token: await signedIn(c, user) });
+    const device = await trustedDevice(c);
+    const user = await finishLogin(c.get("deps").db, ticket, code, sourceAddress(c), device);
+    return reply(c, API.loginTwoFactor, { token: await signedIn(c, user, device) });
   })
   .post(API.register.path, validate("json", API.register.body), async (c) => {
     const { db, hasher, config } = c.get("deps");
@@ -114,6 +102,8 @@ export const authRoutes = new Hono<AppEnv>()
       await hit.release();
       throw error;
     }
+    // The sign-up queued the address's confirmation link.
+    c.get("deps").mailer?.kick();
     return reply(c, API.register, { msg: MSG.registered });
   })
   .get(API.adminReferralId.path, async (c) => reply(c, API.adminReferralId, { referralId: await adminReferralId(c.get("deps").db) }))
@@ -139,12 +129,26 @@ export const authRoutes = new Hono<AppEnv>()
     const status = await twoFactorStatus(db, user.id);
     return reply(c, API.twoFactorStatus, { ...status, required: config.adminRequire2fa && user.role === "admin" });
   })
-  .post(API.twoFactorSetup.path, requireSignedIn, async (c) => reply(c, API.twoFactorSetup, await beginSetup(c.get("deps").db, c.get("user").id)))
+  // Turning 2FA on or off needs the current password as well as the session (docs/rules.md#account-recovery-and-mail).
+  .post(API.twoFactorSetup.path, requireSignedIn, validate("json", API.twoFactorSetup.body), async (c) => {
+    await provePassword(c, c.req.valid("json").currentPassword);
+    return reply(c, API.twoFactorSetup, await beginSetup(c.get("deps").db, c.get("user").id));
+  })
   .post(API.twoFactorEnable.path, requireSignedIn, validate("json", API.twoFactorEnable.body), async (c) => {
-    const recoveryCodes = await enable(c.get("deps").db, c.get("user").id, c.req.valid("json").code);
-    return reply(c, API.twoFactorEnable, { recoveryCodes });
+    const { code, currentPassword } = c.req.valid("json");
+    await provePassword(c, currentPassword);
+    const userId = c.get("user").id;
+    const { recoveryCodes, generation } = await enable(c.get("deps").db, userId, code);
+    c.get("deps").mailer?.kick();
+    // Every other session ended with the old generation; the caller's goes on in the new one.
+    await trustDevice(c, userId, generation);
+    return reply(c, API.twoFactorEnable, { recoveryCodes, token: await issueToken(c.get("deps").jwtSecret, userId, generation) });
   })
   .post(API.twoFactorDisable.path, requireSignedIn, validate("json", API.twoFactorDisable.body), async (c) => {
-    await disable(c.get("deps").db, c.get("user").id, c.req.valid("json").code);
+    const { code, currentPassword } = c.req.valid("json");
+    await provePassword(c, currentPassword);
+    await disable(c.get("deps").db, c.get("user").id, code);
+    c.get("deps").mailer?.kick();
     return reply(c, API.twoFactorDisable, { msg: MSG.twoFactorDisabled });
-  });
+  })
+  .route("/", accountRoutes);

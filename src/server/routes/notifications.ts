@@ -16,7 +16,7 @@ import { MSG } from "../../shared/messages";
 import { type TokenClaims, type TokenUser, tokenUser } from "../../core/sessions";
 import type { AppEnv, Deps } from "../env";
 import { refusal } from "../errors";
-import { type EventHub, hubFor } from "../events";
+import { type EventHub, hubFor, stoppingRetry } from "../events";
 import { reply } from "../reply";
 import { validate } from "../validate";
 
@@ -24,8 +24,13 @@ import { validate } from "../validate";
 export const HEARTBEAT_MS = 15_000;
 /** Chunks a stream may have waiting for a slow reader; one more drops the connection (it resumes with Last-Event-ID). */
 export const STREAM_QUEUE_LIMIT = 256;
-/** Notifications sent per query when a stream catches up. */
-const RESUME_BATCH = 100;
+/**
+ * The most notifications a stream sends from the table at once (a resume with Last-Event-ID, or a
+ * stream fallen behind). Past it, one `reset` event instead (id: the member's newest
+ * notification): the client refetches what it shows. A resume from 0 over thousands of
+ * notifications sent hundreds of MB and slowed everyone's requests.
+ */
+export const REPLAY_LIMIT = 100;
 
 const encoder = new TextEncoder();
 const frame = (event: string, data: string, id?: string) => `${id === undefined ? "" : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`;
@@ -83,14 +88,18 @@ function eventStream({ db, log, hub, user, claims, resumeAfter, request }: Strea
             try {
               do {
                 again = false;
-                for (;;) {
-                  const missed = await notificationsAfter(db, user.id, sentUpTo, RESUME_BATCH);
+                const missed = await notificationsAfter(db, user.id, sentUpTo, REPLAY_LIMIT + 1);
+                if (closed) return;
+                if (missed.length > REPLAY_LIMIT) {
+                  const newest = await latestNotificationId(db, user.id);
+                  if (closed) return;
+                  send(frame("reset", "{}", String(newest)));
+                  sentUpTo = newest;
+                } else {
                   for (const n of missed) {
-                    if (closed) return;
                     send(notificationFrame(n));
                     sentUpTo = BigInt(n.id);
                   }
-                  if (missed.length < RESUME_BATCH) break;
                 }
               } while (again && !closed);
             } catch (error) {
@@ -119,7 +128,13 @@ function eventStream({ db, log, hub, user, claims, resumeAfter, request }: Strea
           } else if (event.t === "b") sendAfterReading(frame("balance", "{}"));
           else sendAfterReading(frame("pending", "{}"));
         };
-        const close = () => {
+        const close = (retryMs?: number) => {
+          // The hint goes whatever the queue holds: the stream ends with it.
+          if (retryMs !== undefined && !closed) {
+            try {
+              controller.enqueue(encoder.encode(`retry: ${retryMs}\n\n`));
+            } catch {}
+          }
           stop();
           try {
             controller.close();
@@ -158,6 +173,8 @@ function eventStream({ db, log, hub, user, claims, resumeAfter, request }: Strea
   return stream;
 }
 
+const STREAM_HEADERS = { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" };
+
 /**
  * The member's notifications, and their live stream (Server-Sent Events). Behind requireUser.
  *
@@ -165,10 +182,13 @@ function eventStream({ db, log, hub, user, claims, resumeAfter, request }: Strea
  * member in commit order), `balance` says the member's balance changed, `pending` (admins) that
  * the pending requests changed. Notifications are always sent from the table, after the last one
  * sent (at first the Last-Event-ID): a live event only says when to look (and the process's hub
- * looks now and then too, src/server/events.ts), so none is sent twice, out of order, or missed. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
+ * looks now and then too, src/server/events.ts), so none is sent twice, out of order, or missed;
+ * a stream more than REPLAY_LIMIT behind gets one `reset` instead (id: the newest), and the client
+ * refetches. A comment every HEARTBEAT_MS. A reader that lets STREAM_QUEUE_LIMIT chunks pile up is
  * dropped (it reconnects with Last-Event-ID and loses nothing), so memory stays bounded. A
  * member holds at most MAX_STREAMS_PER_MEMBER streams at once in a process: one more is refused
- * (429 `throttled`), and that tab keeps its data by polling.
+ * (429 `throttled`), and that tab keeps its data by polling. When the process stops, every
+ * stream ends with a `retry:` hint (src/server/events.ts endStreams).
  */
 /** When a member at MAX_STREAMS_PER_MEMBER may try another stream (the client waits longer anyway). */
 const RETRY_STREAM_SECONDS = 30;
@@ -189,11 +209,15 @@ export const notificationRoutes = new Hono<AppEnv>()
   .put(API.saveNotificationSettings.path, validate("json", API.saveNotificationSettings.body), async (c) => {
     const { db } = c.get("deps");
     const user = c.get("user");
-    await saveNotificationSettings(db, user.id, c.req.valid("json").muted);
+    const { muted, mailed } = c.req.valid("json");
+    await saveNotificationSettings(db, user.id, muted, mailed);
     return reply(c, API.saveNotificationSettings, { kinds: await notificationSettingsOf(db, user.id, user.role === "admin") });
   })
   .get(API.events.path, async (c) => {
     const { db, log } = c.get("deps");
+    // The process is stopping (src/server/main.ts): only the hint to come back shortly.
+    const retry = stoppingRetry(db);
+    if (retry !== undefined) return new Response(`retry: ${retry}\n\n`, { headers: STREAM_HEADERS });
     const user = c.get("user");
     const claims = c.get("claims");
     const hub = await hubFor(db, log);
@@ -230,7 +254,5 @@ export const notificationRoutes = new Hono<AppEnv>()
     // Bun closes a connection idle for 10 s by default: not this one (the heartbeat keeps proxies' timers).
     (c.env as { timeout?: (request: Request, seconds: number) => void } | undefined)?.timeout?.(c.req.raw, 0);
 
-    return new Response(stream, {
-      headers: { "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no" },
-    });
+    return new Response(stream, { headers: STREAM_HEADERS });
   });

@@ -27,12 +27,13 @@ const second = (ticket: string, code: string, headers: Record<string, string> = 
 /** A member with 2FA on: the secret, and the recovery codes. The code of the step before now was used to turn it on. */
 async function memberWith2fa(own: Harness = h) {
   const user = await own.signUp();
-  const setup = await own.call("POST", "/api/auth/2fa/setup", { token: user.token });
+  const setup = await own.call("POST", "/api/auth/2fa/setup", { token: user.token, body: { currentPassword: user.password } });
   expect(setup.status).toBe(200);
   const { secret } = setup.body as { secret: string };
-  const enabled = await own.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret, -1) } });
+  const enabled = await own.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret, -1), currentPassword: user.password } });
   expect(enabled.status).toBe(200);
-  return { ...user, secret, recoveryCodes: enabled.body.recoveryCodes as string[] };
+  // Turning 2FA on ended every session of before; this one goes on with the new token.
+  return { ...user, token: enabled.body.token as string, secret, recoveryCodes: enabled.body.recoveryCodes as string[] };
 }
 
 async function ticketOf(email: string, password: string, own: Harness = h) {
@@ -54,7 +55,7 @@ describe("setting two-factor up", () => {
   test("setup answers a secret and its otpauth URL; enable with a code of the app answers ten recovery codes, stored hashed", async () => {
     const user = await h.signUp();
     expect(await h.call("GET", "/api/auth/2fa", { token: user.token })).toMatchObject({ status: 200, body: { enabled: false, required: false, recoveryCodesLeft: 0 } });
-    const setup = await h.call("POST", "/api/auth/2fa/setup", { token: user.token });
+    const setup = await h.call("POST", "/api/auth/2fa/setup", { token: user.token, body: { currentPassword: user.password } });
     expect(setup.status).toBe(200);
     const { secret, otpauthUrl } = setup.body;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
@@ -63,14 +64,15 @@ describe("setting two-factor up", () => {
     expect(decodeURIComponent(otpauthUrl)).toContain(user.email);
 
     // Not on until a code proves the app has the secret.
-    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: "123456" === codeAt(secret) ? "654321" : "123456" } })).toMatchObject({
+    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: "123456" === codeAt(secret) ? "654321" : "123456", currentPassword: user.password } })).toMatchObject({
       status: 400,
       body: { code: "two_factor_invalid", msg: "Invalid authentication code." },
     });
     expect((await login(user.email, user.password)).body.token).toBeString();
 
-    const enabled = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret) } });
+    const enabled = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret), currentPassword: user.password } });
     expect(enabled.status).toBe(200);
+    const token: string = enabled.body.token;
     const codes: string[] = enabled.body.recoveryCodes;
     expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
@@ -78,11 +80,11 @@ describe("setting two-factor up", () => {
     const stored = await h.db.select({ hash: recoveryCodes.codeHash }).from(recoveryCodes).where(eq(recoveryCodes.userId, user.id));
     expect(stored).toHaveLength(10);
     for (const { hash } of stored) for (const code of codes) expect(hash).not.toContain(code.replaceAll("-", ""));
-    expect(await h.call("GET", "/api/auth/2fa", { token: user.token })).toMatchObject({ body: { enabled: true, recoveryCodesLeft: 10 } });
+    expect(await h.call("GET", "/api/auth/2fa", { token })).toMatchObject({ body: { enabled: true, recoveryCodesLeft: 10 } });
 
     // Once on: no second set-up, no second enable.
-    expect(await h.call("POST", "/api/auth/2fa/setup", { token: user.token })).toMatchObject({ status: 409, body: { code: "two_factor_already_enabled" } });
-    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret, 1) } })).toMatchObject({
+    expect(await h.call("POST", "/api/auth/2fa/setup", { token, body: { currentPassword: user.password } })).toMatchObject({ status: 409, body: { code: "two_factor_already_enabled" } });
+    expect(await h.call("POST", "/api/auth/2fa/enable", { token, body: { code: codeAt(secret, 1), currentPassword: user.password } })).toMatchObject({
       status: 409,
       body: { code: "two_factor_already_enabled" },
     });
@@ -90,26 +92,28 @@ describe("setting two-factor up", () => {
 
   test("enable before setup is refused; setup, enable and disable need a signed-in user; a missing code is a validation error", async () => {
     const user = await h.signUp();
-    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: "123456" } })).toMatchObject({ status: 409, body: { code: "two_factor_not_set_up" } });
-    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: "123456" } })).toMatchObject({ status: 409, body: { code: "two_factor_not_enabled" } });
+    const currentPassword = user.password;
+    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: "123456", currentPassword } })).toMatchObject({ status: 409, body: { code: "two_factor_not_set_up" } });
+    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: "123456", currentPassword } })).toMatchObject({ status: 409, body: { code: "two_factor_not_enabled" } });
     for (const path of ["/api/auth/2fa/setup", "/api/auth/2fa/enable", "/api/auth/2fa/disable"]) {
-      expect(await h.call("POST", path, { body: { code: "123456" } })).toMatchObject({ status: 401, body: { code: "no_token" } });
+      expect(await h.call("POST", path, { body: { code: "123456", currentPassword } })).toMatchObject({ status: 401, body: { code: "no_token" } });
     }
     expect((await h.call("GET", "/api/auth/2fa")).status).toBe(401);
-    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: {} })).toMatchObject({ status: 400, body: { msg: "Code is required.", code: "validation" } });
+    expect(await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { currentPassword } })).toMatchObject({ status: 400, body: { msg: "Code is required.", code: "validation" } });
   });
 
   test("wrong codes typed while signed in are limited: the sixth within 15 minutes is throttled", async () => {
     const user = await h.signUp();
-    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token: user.token })).body;
+    const currentPassword = user.password;
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token: user.token, body: { currentPassword } })).body;
     const wrong = codeAt(secret, 5);
-    for (let i = 0; i < 5; i++) expect((await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: wrong } })).status).toBe(400);
-    const refused = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret) } });
+    for (let i = 0; i < 5; i++) expect((await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: wrong, currentPassword } })).status).toBe(400);
+    const refused = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret), currentPassword } });
     expect(refused).toMatchObject({ status: 429, body: { code: "throttled", msg: "Too many wrong authentication codes. Please try again in 15 minutes." } });
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(890);
     // Ten minutes later the wait is what is left until the oldest wrong code leaves the window.
     await h.db.execute(sql`UPDATE throttle_hits SET created_at = created_at - interval '10 minutes' WHERE key = ${user.id}`);
-    const later = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret) } });
+    const later = await h.call("POST", "/api/auth/2fa/enable", { token: user.token, body: { code: codeAt(secret), currentPassword } });
     expect(later).toMatchObject({ status: 429, body: { msg: "Too many wrong authentication codes. Please try again in 5 minutes." } });
     expect(Number(later.headers.get("retry-after"))).toBeLessThanOrEqual(300);
     expect(Number(later.headers.get("retry-after"))).toBeGreaterThan(290);
@@ -125,12 +129,16 @@ describe("setting two-factor up", () => {
       answers.filter((a) => a.status === 429 && a.body.code === "throttled").length,
     ];
     const turningOn = await h.signUp();
-    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token: turningOn.token })).body as { secret: string };
-    const on = await Promise.all(wrongOf(secret).map((code) => h.call("POST", "/api/auth/2fa/enable", { token: turningOn.token, body: { code } })));
+    const { secret } = (await h.call("POST", "/api/auth/2fa/setup", { token: turningOn.token, body: { currentPassword: turningOn.password } })).body as { secret: string };
+    const on = await Promise.all(
+      wrongOf(secret).map((code) => h.call("POST", "/api/auth/2fa/enable", { token: turningOn.token, body: { code, currentPassword: turningOn.password } })),
+    );
     expect(checkedOf(on)).toEqual([5, on.length - 5]);
 
     const turningOff = await memberWith2fa();
-    const off = await Promise.all(wrongOf(turningOff.secret).map((code) => h.call("POST", "/api/auth/2fa/disable", { token: turningOff.token, body: { code } })));
+    const off = await Promise.all(
+      wrongOf(turningOff.secret).map((code) => h.call("POST", "/api/auth/2fa/disable", { token: turningOff.token, body: { code, currentPassword: turningOff.password } })),
+    );
     expect(checkedOf(off)).toEqual([5, off.length - 5]);
     expect((await h.call("GET", "/api/auth/2fa", { token: turningOff.token })).body).toMatchObject({ enabled: true });
   });
@@ -240,11 +248,11 @@ describe("logging in with two-factor on", () => {
 describe("turning two-factor off", () => {
   test("disable needs a good code (of the app or a recovery code); then the password alone answers a token again", async () => {
     const user = await memberWith2fa();
-    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: "zzzz-zzzz-zzzz-zzzz" } })).toMatchObject({
+    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: "zzzz-zzzz-zzzz-zzzz", currentPassword: user.password } })).toMatchObject({
       status: 400,
       body: { code: "two_factor_invalid" },
     });
-    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: user.recoveryCodes[3]! } })).toMatchObject({
+    expect(await h.call("POST", "/api/auth/2fa/disable", { token: user.token, body: { code: user.recoveryCodes[3]!, currentPassword: user.password } })).toMatchObject({
       status: 200,
       body: { msg: "Two-factor authentication is now off." },
     });
@@ -271,11 +279,12 @@ describe("ADMIN_REQUIRE_2FA=1", () => {
         expect((await own.call("GET", "/api/user/partners", { token: member.token })).status).toBe(200);
         expect((await own.call("GET", "/api/auth/2fa", { token: member.token })).body.required).toBe(false);
 
-        // Set up with that token; from then on the same token reaches everything.
-        const { secret } = (await own.call("POST", "/api/auth/2fa/setup", { token: own.adminToken })).body;
-        const enabled = await own.call("POST", "/api/auth/2fa/enable", { token: own.adminToken, body: { code: codeAt(secret) } });
+        // Set up with that token; from then on the session (its token renewed by the enable) reaches everything.
+        const currentPassword = ADMIN.password;
+        const { secret } = (await own.call("POST", "/api/auth/2fa/setup", { token: own.adminToken, body: { currentPassword } })).body;
+        const enabled = await own.call("POST", "/api/auth/2fa/enable", { token: own.adminToken, body: { code: codeAt(secret), currentPassword } });
         expect(enabled.status).toBe(200);
-        expect((await own.call("GET", "/api/admin/users?page=1", { token: own.adminToken })).status).toBe(200);
+        expect((await own.call("GET", "/api/admin/users?page=1", { token: enabled.body.token })).status).toBe(200);
 
         // And logging in takes the second step.
         const ticket = await ticketOf(ADMIN.email, ADMIN.password, own);
@@ -283,7 +292,7 @@ describe("ADMIN_REQUIRE_2FA=1", () => {
         expect((await own.call("GET", "/api/admin/deposits", { token: res.body.token })).status).toBe(200);
 
         // Turned off again, the admin is held at the set-up again.
-        expect((await own.call("POST", "/api/auth/2fa/disable", { token: res.body.token, body: { code: enabled.body.recoveryCodes[0] } })).status).toBe(200);
+        expect((await own.call("POST", "/api/auth/2fa/disable", { token: res.body.token, body: { code: enabled.body.recoveryCodes[0], currentPassword } })).status).toBe(200);
         expect((await own.call("GET", "/api/admin/deposits", { token: res.body.token })).status).toBe(403);
       },
       { config: { adminRequire2fa: true } },

@@ -34,6 +34,9 @@ export interface WebOptions {
 const SHELLS: { page: PagePath; nested?: boolean; kind: ShellKind; title: string }[] = [
   { page: PAGES.login, kind: "auth", title: "Log In" },
   { page: PAGES.register, kind: "auth", title: "Register" },
+  { page: PAGES.forgotPassword, kind: "auth", title: "Forgot password" },
+  { page: PAGES.resetPassword, kind: "auth", title: "Reset password" },
+  { page: PAGES.confirmEmail, kind: "auth", title: "Confirm email" },
   { page: PAGES.dashboard, nested: true, kind: "dashboard", title: "Dashboard" },
 ];
 

@@ -20,6 +20,8 @@ export const me = entity({
   createdAt: timestamp,
   /** Notifications not read yet (the header's bell). Optional: an earlier server does not send it. */
   unreadNotifications: z.optional(z.int()),
+  /** Whether the member confirmed their email address (the dashboard's banner). Optional: an earlier server does not send it. */
+  emailVerified: z.optional(z.boolean()),
 });
 
 

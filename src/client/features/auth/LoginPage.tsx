@@ -12,7 +12,7 @@ import { meKey, type Me } from "../../lib/me";
 import { useLogin } from "./api/login";
 import { getTwoFactorStatus } from "../security/api/twoFactor";
 import { AuthFrame } from "../../../ui/AuthFrame";
-import { PasswordField } from "./PasswordField";
+import { PasswordField } from "../../components/PasswordField";
 import { TwoFactorStep } from "./TwoFactorStep";
 
 /** Only our own dashboard is a valid place to return to (no open redirect through state). */
@@ -80,6 +80,11 @@ export default function LoginPage() {
           error={errors.password}
           onChange={set("password")}
         />
+        <p className="-mt-3 m-0 text-right text-sm">
+          <Link to={PAGES.forgotPassword} className="link">
+            Forgot your password?
+          </Link>
+        </p>
         <button type="submit" className="btn-primary w-full py-3 text-base" disabled={login.isPending}>
           {login.isPending ? "Logging in..." : "Login"}
         </button>

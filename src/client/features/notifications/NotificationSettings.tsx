@@ -5,32 +5,50 @@ import { QueryState } from "../../components/QueryState";
 import { showFailure } from "../../lib/serverMessage";
 import { useNotificationSettings, useSaveNotificationSettings } from "./api/settings";
 
+/** Kinds of `kinds` for which `pick` holds, as a set. */
+type KindSetting = { kind: NotificationKind; muted: boolean; mailed?: boolean; mailable?: boolean };
+const setOf = (kinds: KindSetting[], pick: (k: KindSetting) => boolean) =>
+  new Set(kinds.filter(pick).map((k) => k.kind));
+
+/** Mailed by the member's choice (a security mail is mailed whatever is chosen). */
+const chosenByMail = (k: KindSetting) => k.mailed === true && k.mailable !== false;
+
+/** One set with `kind` in it or not. */
+const toggled = (current: Set<NotificationKind> | null, kind: NotificationKind, on: boolean) => {
+  const next = new Set(current ?? []);
+  if (on) next.add(kind);
+  else next.delete(kind);
+  return next;
+};
+
 /**
  * Which kinds of notification the member receives: a checkbox per kind (checked: received).
  * Security notices (the decision on one's own deposit or withdrawal) stay checked and disabled.
- * Loaded on its own (lazy) by the notifications page.
+ * With a server that mails notifications, a second checkbox per kind: also by mail (security
+ * mails checked and disabled). Loaded on its own (lazy) by the notifications page.
  */
 export default function NotificationSettings() {
   const query = useNotificationSettings();
   const save = useSaveNotificationSettings();
   const [muted, setMuted] = useState<Set<NotificationKind> | null>(null);
+  const [mailed, setMailed] = useState<Set<NotificationKind> | null>(null);
   useEffect(() => {
-    if (query.data && muted === null) setMuted(new Set(query.data.kinds.filter((k) => k.muted).map((k) => k.kind)));
+    if (query.data && muted === null) {
+      setMuted(setOf(query.data.kinds, (k) => k.muted));
+      setMailed(setOf(query.data.kinds, chosenByMail));
+    }
   }, [query.data, muted]);
+  // An earlier server says nothing of mail: the form then neither shows nor sends it.
+  const mailing = query.data?.kinds.some((k) => k.mailable !== undefined) ?? false;
 
-  const toggle = (kind: NotificationKind, receive: boolean) =>
-    setMuted((current) => {
-      const next = new Set(current ?? []);
-      if (receive) next.delete(kind);
-      else next.add(kind);
-      return next;
-    });
+  const toggle = (kind: NotificationKind, receive: boolean) => setMuted((current) => toggled(current, kind, !receive));
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     try {
-      const answer = await save.mutateAsync([...(muted ?? [])]);
-      setMuted(new Set(answer.kinds.filter((k) => k.muted).map((k) => k.kind)));
+      const answer = await save.mutateAsync({ muted: [...(muted ?? [])], ...(mailing ? { mailed: [...(mailed ?? [])] } : {}) });
+      setMuted(setOf(answer.kinds, (k) => k.muted));
+      setMailed(setOf(answer.kinds, chosenByMail));
       toast.success("Notification settings saved.");
     } catch (error) {
       showFailure(error, "Your notification settings could not be saved.");
@@ -66,7 +84,7 @@ export default function NotificationSettings() {
                       aria-describedby={k.mutable ? undefined : `${id}-note`}
                       onChange={(event) => toggle(k.kind, event.currentTarget.checked)}
                     />
-                    <label htmlFor={id}>
+                    <label htmlFor={id} className="flex-1">
                       {k.label}
                       {!k.mutable && (
                         <span id={`${id}-note`} className="muted block text-sm">
@@ -74,6 +92,25 @@ export default function NotificationSettings() {
                         </span>
                       )}
                     </label>
+                    {mailing && (
+                      <span className="flex items-center gap-1.5 text-sm">
+                        <input
+                          id={`mail-${k.kind}`}
+                          type="checkbox"
+                          className="focus-ring"
+                          checked={k.mailable === false || (receive && (mailed ?? new Set()).has(k.kind))}
+                          disabled={k.mailable === false || !receive || save.isPending}
+                          aria-label={`${k.label}: also by mail`}
+                          onChange={(event) => {
+                            const on = event.currentTarget.checked;
+                            setMailed((current) => toggled(current, k.kind, on));
+                          }}
+                        />
+                        <label htmlFor={`mail-${k.kind}`} aria-hidden="true" className="muted">
+                          {k.mailable === false ? "Always mailed" : "By mail"}
+                        </label>
+                      </span>
+                    )}
                   </div>
                 );
               })}

@@ -90,3 +90,36 @@ test("'Mark all as read' sends the newest notification shown (upTo), so one that
   await waitFor(() => expect(seen.some(isRead)).toBe(true));
   expect(await seen.find(isRead)!.json()).toEqual({ all: true, upTo: "12" });
 });
+
+test("a server that mails notifications: a second checkbox per kind, security mails always on, and the mailed kinds saved with the muted", async () => {
+  const withMail = (muted: string[], mailed: string[]) => [
+    ...kinds(muted).map((k) => ({ ...k, mailed: mailed.includes(String(k.kind)), mailable: true })),
+    { kind: "withdrawal_decided", label: "Your withdrawal was accepted or declined", mutable: false, muted: false, mailed: true, mailable: false },
+  ];
+  const seen = serveFetch(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return json(wireMe(member));
+    if (path === "/api/user/notifications") return json({ items: [], totalPages: 0, unread: 0 });
+    if (path === "/api/user/notifications/settings") {
+      if (request.method !== "PUT") return json({ kinds: withMail([], ["partner_joined"]) });
+      const body = (await request.clone().json()) as { muted: string[]; mailed: string[] };
+      return json({ kinds: withMail(body.muted, body.mailed) });
+    }
+    return json({ msg: "Not found." }, 404);
+  });
+  renderClient(<NotificationsPage />, { me: member });
+  const form = within(await screen.findByRole("form", { name: "Notification settings" }));
+  const partnerMail = form.getByRole("checkbox", { name: "A partner joined your team: also by mail" }) as HTMLInputElement;
+  const giftMail = form.getByRole("checkbox", { name: "You received a gift: also by mail" }) as HTMLInputElement;
+  const withdrawalMail = form.getByRole("checkbox", { name: "Your withdrawal was accepted or declined: also by mail" }) as HTMLInputElement;
+  expect([partnerMail.checked, giftMail.checked, withdrawalMail.checked, withdrawalMail.disabled]).toEqual([true, false, true, true]);
+  expect(form.getByText("Always mailed")).toBeTruthy();
+  fireEvent.click(giftMail);
+  // A kind not received is not mailed either.
+  fireEvent.click(form.getByRole("checkbox", { name: "A partner joined your team" }));
+  expect(partnerMail.disabled).toBe(true);
+  fireEvent.click(form.getByRole("button", { name: "Save settings" }));
+  expect(await screen.findByText("Notification settings saved.")).toBeTruthy();
+  const put = seen.find((r) => r.method === "PUT")!;
+  expect(await put.json()).toEqual({ muted: ["partner_joined"], mailed: ["partner_joined", "gift_received"] });
+});

@@ -1,7 +1,11 @@
+import { lazy, Suspense } from "react";
 import { useMe } from "../../lib/me";
 import { EarningsCard } from "./EarningsCard";
 import { PartnersCounter } from "./PartnersCounter";
 import { ActivePackages, BalanceCard, IdentityCard, ReferralCard } from "./ProfileCards";
+
+// The forms arrive after the cards: the dashboard's first page carries only what it shows first.
+const AccountSettings = lazy(() => import("./AccountSettings"));
 
 /** The dashboard's index: who you are, who referred you, your team, money and invitation. */
 export default function ProfilePage() {
@@ -28,6 +32,9 @@ export default function ProfilePage() {
       </div>
       <EarningsCard />
       <ActivePackages user={user} />
+      <Suspense fallback={null}>
+        <AccountSettings key={`${user.name}\u0001${user.email}`} user={user} />
+      </Suspense>
     </div>
   );
 }

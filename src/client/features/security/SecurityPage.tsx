@@ -1,19 +1,22 @@
 import { useState } from "react";
 import toast from "react-hot-toast";
-import { twoFactorCodeSchema } from "../../../shared/contract/auth";
+import { twoFactorChangeSchema, twoFactorCodeSchema, twoFactorSetupSchema } from "../../../shared/contract/auth";
 import { CopyButton } from "../../components/CopyButton";
 import { ErrorState } from "../../components/ErrorState";
 import { Field } from "../../components/Field";
 import { Spinner } from "../../components/Spinner";
-import { showFailure } from "../../lib/serverMessage";
+import { showAtField } from "../../lib/fieldFailure";
 import { useSchemaForm } from "../../lib/useSchemaForm";
+import { PasswordField } from "../../components/PasswordField";
+import { ChangePasswordForm } from "./ChangePasswordForm";
 import { useBeginSetup, useDisableTwoFactor, useEnableTwoFactor, useTwoFactorStatus } from "./api/twoFactor";
 import { QrCode } from "../../components/QrCode";
 
 /**
- * Security: two-factor authentication for any member (admins may be required to use it,
- * ADMIN_REQUIRE_2FA). Set-up shows a QR code drawn here and the secret as text, and asks for a
- * code to turn it on; the ten recovery codes are shown once, right then.
+ * Security: the password, and two-factor authentication for any member (admins may be required
+ * to use it, ADMIN_REQUIRE_2FA). Changing either asks for the current password: a session alone
+ * cannot lock its owner out. Set-up shows a QR code drawn here and the secret as text, and asks
+ * for a code to turn it on; the ten recovery codes are shown once, right then.
  */
 export default function SecurityPage() {
   const status = useTwoFactorStatus();
@@ -22,6 +25,7 @@ export default function SecurityPage() {
   return (
     <div className="flex max-w-xl flex-col gap-6">
       <h1 className="heading-gradient text-2xl font-bold">Security</h1>
+      <ChangePasswordForm />
       {recoveryCodes ? (
         <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />
       ) : (
@@ -50,21 +54,35 @@ export default function SecurityPage() {
   );
 }
 
-/** Off: a new secret on request, then a code from the app to turn it on. */
+/** Where each refusal of the 2FA forms is shown. */
+const CODE_FIELDS = { wrong_password: "currentPassword", two_factor_invalid: "code", throttled: "code", validation: "code" } as const;
+
+/** Off: the current password for a new secret, then a code from the app to turn it on. */
 function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
   const setup = useBeginSetup();
   const enable = useEnableTwoFactor();
-  const { values, errors, set, submit, reset } = useSchemaForm(twoFactorCodeSchema, { code: "" });
+  const proof = useSchemaForm(twoFactorSetupSchema, { currentPassword: "" });
+  const { values, errors, set, submit, reset, fail } = useSchemaForm(twoFactorCodeSchema, { code: "" });
 
-  const onSubmit = submit((input) =>
-    enable.mutate(input, {
-      onSuccess: ({ recoveryCodes }) => {
-        toast.success("Two-factor authentication is on.");
-        reset();
-        onEnabled(recoveryCodes);
-      },
-      onError: (error) => showFailure(error, "The code could not be checked. Please try again."),
+  const onStart = proof.submit((input) =>
+    setup.mutate(input, {
+      onError: (error) => showAtField(error, proof.fail, { wrong_password: "currentPassword", throttled: "currentPassword" }, "Could not start the set-up."),
     }),
+  );
+
+  // The password proved at the start goes with the code: it is not asked twice.
+  const onSubmit = submit((input) =>
+    enable.mutate(
+      { ...input, currentPassword: proof.values.currentPassword },
+      {
+        onSuccess: ({ recoveryCodes }) => {
+          toast.success("Two-factor authentication is on. Every other session was signed out.");
+          reset();
+          onEnabled(recoveryCodes);
+        },
+        onError: (error) => showAtField(error, fail, { ...CODE_FIELDS, wrong_password: "code" }, "The code could not be checked. Please try again."),
+      },
+    ),
   );
 
   if (!setup.data) {
@@ -74,14 +92,19 @@ function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
           Protect your account with a second step at login: a code from an authenticator app on your phone (Google Authenticator,
           Aegis, 1Password, ...).
         </p>
-        <button
-          type="button"
-          className="btn-primary self-start"
-          disabled={setup.isPending}
-          onClick={() => setup.mutate(undefined, { onError: (error) => showFailure(error, "Could not start the set-up.") })}
-        >
-          {setup.isPending ? "Starting..." : "Set up two-factor authentication"}
-        </button>
+        <form noValidate onSubmit={onStart} className="grid gap-4" aria-label="Set up two-factor authentication">
+          <PasswordField
+            label="Current password"
+            name="currentPassword"
+            autoComplete="current-password"
+            value={proof.values.currentPassword}
+            error={proof.errors.currentPassword}
+            onChange={proof.set("currentPassword")}
+          />
+          <button type="submit" className="btn-primary justify-self-start" disabled={setup.isPending}>
+            {setup.isPending ? "Starting..." : "Set up two-factor authentication"}
+          </button>
+        </form>
       </>
     );
   }
@@ -98,7 +121,7 @@ function SetUp({ onEnabled }: { onEnabled: (codes: string[]) => void }) {
         <CopyButton text={setup.data.secret} label="Copy key" />
       </div>
       <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Turn on two-factor authentication">
-        <Field label="Code from the app" error={errors.code} hint="The 6-digit code the app shows now.">
+        <Field label="Code from the app" error={errors.code} hint="The 6-digit code the app shows now. Every other session is signed out.">
           {(control) => (
             <input {...control} name="code" type="text" inputMode="numeric" autoComplete="one-time-code" value={values.code} onChange={set("code")} className="input" />
           )}
@@ -138,17 +161,17 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void 
   );
 }
 
-/** On: the codes left, and turning it off with a code. */
+/** On: the codes left, and turning it off with a code and the current password. */
 function Enabled({ codesLeft }: { codesLeft: number }) {
   const disable = useDisableTwoFactor();
-  const { values, errors, set, submit, reset } = useSchemaForm(twoFactorCodeSchema, { code: "" });
+  const { values, errors, set, submit, reset, fail } = useSchemaForm(twoFactorChangeSchema, { code: "", currentPassword: "" });
   const onSubmit = submit((input) =>
     disable.mutate(input, {
       onSuccess: ({ msg }) => {
         toast.success(msg);
         reset();
       },
-      onError: (error) => showFailure(error, "The code could not be checked. Please try again."),
+      onError: (error) => showAtField(error, fail, CODE_FIELDS, "The code could not be checked. Please try again."),
     }),
   );
   return (
@@ -161,6 +184,14 @@ function Enabled({ codesLeft }: { codesLeft: number }) {
         <Field label="Code to turn it off" error={errors.code} hint="A code from the app, or a recovery code.">
           {(control) => <input {...control} name="code" type="text" autoComplete="one-time-code" value={values.code} onChange={set("code")} className="input" />}
         </Field>
+        <PasswordField
+          label="Current password"
+          name="currentPassword"
+          autoComplete="current-password"
+          value={values.currentPassword}
+          error={errors.currentPassword}
+          onChange={set("currentPassword")}
+        />
         <button type="submit" className="btn-danger" disabled={disable.isPending}>
           {disable.isPending ? "Turning off..." : "Turn off two-factor authentication"}
         </button>

@@ -13,12 +13,12 @@ export const useNotificationSettings = () =>
     queryFn: ({ signal }) => call(MEMBER.notificationSettings, { signal }),
   });
 
-/** Saves the muted kinds (all of them); the answer is the new settings. */
+/** Saves the muted kinds (all of them), and the mailed ones when given; the answer is the new settings. */
 export function useSaveNotificationSettings() {
   const client = useQueryClient();
   return useMutation({
     // Quiet: the settings form shows a failure itself (one toast, not two).
-    mutationFn: (muted: NotificationKind[]) => call(MEMBER.saveNotificationSettings, { body: { muted }, quiet: true }),
+    mutationFn: (settings: { muted: NotificationKind[]; mailed?: NotificationKind[] }) => call(MEMBER.saveNotificationSettings, { body: settings, quiet: true }),
     onSuccess: (answer) => client.setQueryData(notificationSettingsKey, answer),
   });
 }

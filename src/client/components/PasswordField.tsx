@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from "react";
-import { Field } from "../../components/Field";
-import { Icon } from "../../../ui/icons";
+import { Field } from "./Field";
+import { Icon } from "../../ui/icons";
 
 interface PasswordFieldProps {
   label: string;
