@@ -15,6 +15,8 @@ export interface StreamRecord {
   connects: number;
   /** Frames that were not what the contract says (unparsable data, id missing or not the item's). */
   malformed: string[];
+  /** `reset` events (more missed than the server replays): the notifications after `after` up to `to` may never come. */
+  resets: { after: string; to: string }[];
 }
 
 export class StreamClient {
@@ -27,12 +29,15 @@ export class StreamClient {
     private readonly token: string,
     userId: string,
   ) {
-    this.record = { userId, received: [], connects: 0, malformed: [] };
+    this.record = { userId, received: [], connects: 0, malformed: [], resets: [] };
     this.done = this.run();
   }
 
+  /** What the next connection resumes from: the last notification received, or the last reset's id. */
+  private cursor = "0";
+
   get lastId(): string {
-    return this.record.received.at(-1) ?? "0";
+    return this.cursor;
   }
 
   private async run(): Promise<void> {
@@ -59,6 +64,10 @@ export class StreamClient {
   }
 
   private onFrame({ event, data, id }: SseEvent, block: string) {
+    if (event === "reset" && id) {
+      this.record.resets.push({ after: this.cursor, to: id });
+      this.cursor = id;
+    }
     if (event !== "notification") return;
     try {
       const item = JSON.parse(data) as { _id?: string };
@@ -66,7 +75,10 @@ export class StreamClient {
     } catch {
       this.record.malformed.push(block);
     }
-    if (id) this.record.received.push(id);
+    if (id) {
+      this.record.received.push(id);
+      this.cursor = id;
+    }
   }
 
   /** Ends the stream (after the workload) and waits for its loop. */

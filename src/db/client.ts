@@ -1,8 +1,9 @@
 import type { ExtractTablesWithRelations } from "drizzle-orm";
-import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
-import { join, resolve } from "node:path";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
+import { lockDataDir } from "./dataDirLock";
 import { pgliteAssets } from "./pglite-assets";
+
+export { DataDirInUse, LOCK_FILE, lockDataDir } from "./dataDirLock";
 
 /**
  * Either driver's database; a transaction handle is one too. Without drizzle's relational
@@ -78,6 +79,9 @@ const PLAN_CACHE_MODE = "force_generic_plan";
  */
 const RANDOM_PAGE_COST = "1.1";
 
+/** What the server's connections call themselves in Postgres (pg_stat_activity.application_name). */
+export const APPLICATION_NAME = "matrix-usdt";
+
 /**
  * The connection of its own that a database handle's gathered reads go on (`readLaneOf`), when it
  * has one: the database handle of a postgres.js client of one connection.
@@ -107,7 +111,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         // default_transaction_deferrable off whatever the database's default, so that only a BEGIN
         // DEFERRABLE marks a transaction (src/db/pipelinedBegin.ts). As text: postgres.js leaves
         // out of the start-up message a parameter whose value is false.
-        connection: { plan_cache_mode: PLAN_CACHE_MODE, random_page_cost: RANDOM_PAGE_COST, default_transaction_deferrable: "off" as unknown as boolean },
+        // application_name: the metrics count the server's connections by it (src/server/metrics.ts).
+        connection: {
+          application_name: APPLICATION_NAME,
+          plan_cache_mode: PLAN_CACHE_MODE,
+          random_page_cost: RANDOM_PAGE_COST,
+          default_transaction_deferrable: "off" as unknown as boolean,
+        },
       });
     const client = connect(options.max ?? 10);
     // Connected at its first read, like the pool's connections.
@@ -123,8 +133,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       },
     };
   }
-  // One process per data folder: PGlite has no lock of its own, and two of them writing one
-  // folder corrupt it. Taken before PGlite touches the folder, released after it closes.
+  // One process per data folder (./dataDirLock.ts): taken before PGlite touches the folder,
+  // released after it closes.
   const lock = options.dataDir && !options.dataDir.startsWith("memory://") ? lockDataDir(options.dataDir) : undefined;
   try {
     const { PGlite } = await import("@electric-sql/pglite");
@@ -148,130 +158,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   } catch (error) {
     lock?.release();
     throw error;
-  }
-}
-
-/** The file in a PGlite data folder that says which process has it open. */
-export const LOCK_FILE = ".lock";
-
-/** Thrown when another live process (or this one) already has the data folder open. */
-export class DataDirInUse extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly pid: number,
-  ) {
-    super(
-      `The data folder ${dataDir} is already in use by another server process (pid ${pid}). ` +
-        `Only one process may open an embedded database: stop that one first, or set DATA_DIR to another folder ` +
-        `(or DATABASE_URL to share a Postgres). If no such process is running, delete ${join(dataDir, LOCK_FILE)}.`,
-    );
-    this.name = "DataDirInUse";
-  }
-}
-
-/** Lock files this process holds, so that a second open from the same process is refused too. */
-const heldLocks = new Set<string>();
-let exitHookInstalled = false;
-
-/** The start time of a process (field 22 of /proc/<pid>/stat), where /proc exists: tells a reused pid apart. */
-function startTimeOf(pid: number): string | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** What this process writes in the locks it takes: its pid and its start time. */
-const lockContent = () => `${process.pid}\n${startTimeOf(process.pid) ?? ""}\n`;
-
-/** Whether the lock `text` names a process that is running now: same pid, same start time where known. */
-function holderIsAlive(text: string): boolean {
-  const [pidText = "", started = ""] = text.split("\n");
-  const pid = Number(pidText);
-  // A lock naming this very process that this process does not hold is a former life's (a
-  // container restarted with the same pid).
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return false;
-  const now = started ? startTimeOf(pid) : undefined;
-  return now === undefined || now === started;
-}
-
-/**
- * Takes `<dataDir>/.lock`, created exclusively (O_EXCL) with this process's pid and start time.
- * A lock left by a process that is gone (killed, crashed; or whose pid another program now has,
- * told apart by its start time) is stale and replaced. A live holder, this process included,
- * makes it throw DataDirInUse.
- */
-export function lockDataDir(dataDir: string): { release(): void } {
-  const dir = resolve(dataDir);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, LOCK_FILE);
-  if (heldLocks.has(path)) throw new DataDirInUse(dir, process.pid);
-  const content = lockContent();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const fd = openSync(path, "wx", 0o600);
-      try {
-        writeSync(fd, content);
-      } finally {
-        closeSync(fd);
-      }
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    let text: string;
-    try {
-      text = readFileSync(path, "utf8");
-    } catch {
-      continue; // removed by its holder in between: try again
-    }
-    // Created but not written yet by a starter racing us: give it a moment.
-    if (text === "" && attempt === 1) {
-      Bun.sleepSync(100);
-      continue;
-    }
-    if (holderIsAlive(text) || attempt > 3) throw new DataDirInUse(dir, Number.parseInt(text, 10) || 0);
-    try {
-      unlinkSync(path); // stale
-    } catch {
-      // Another starter removed it first: the exclusive create decides between us.
-    }
-  }
-  heldLocks.add(path);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    // A process that exits without closing the database (process.exit) leaves no lock behind.
-    process.on("exit", () => {
-      for (const held of heldLocks) removeIfOurs(held, content);
-    });
-  }
-  let released = false;
-  return {
-    release() {
-      if (released) return;
-      released = true;
-      heldLocks.delete(path);
-      removeIfOurs(path, content);
-    },
-  };
-}
-
-function removeIfOurs(path: string, content: string) {
-  try {
-    if (readFileSync(path, "utf8") === content) unlinkSync(path);
-  } catch {
-    // Already gone.
   }
 }
 

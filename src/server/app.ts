@@ -1,4 +1,6 @@
 import { healthRoutes } from "./health";
+import { createMetrics, metricsRoutes } from "./metrics";
+import { observer, observeRequests, observerOf } from "./requestLog";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
@@ -25,6 +27,11 @@ export interface AppOptions {
 export function createApp(deps: Deps, options: AppOptions = {}) {
   const app = new Hono<AppEnv>();
   app.onError(onError);
+  // First: a request's id, log line and metrics cover everything below.
+  const metrics = createMetrics(deps.db);
+  const observe = observer(deps.logger, metrics);
+  observerOf.set(app, observe);
+  app.use("*", observeRequests(observe));
   app.use("*", async (c, next) => {
     c.set("deps", deps);
     await next();
@@ -85,6 +92,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
   healthRoutes(app);
+  metricsRoutes(app, metrics);
 
   options.web?.(app);
   app.notFound((c) => refusal(c, "not_found"));

@@ -1,6 +1,8 @@
 import type { Subprocess } from "bun";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { decimalWhole } from "./envValues";
+import { metricsRelay } from "./metricsAcrossWorkers";
 
 /*
  * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
@@ -8,9 +10,9 @@ import { decimalWhole } from "./envValues";
  * once, then starts WORKERS server processes (default: one per CPU) that listen on the same port
  * (SO_REUSEPORT: the kernel spreads connections over them) once it has checked that no other
  * server holds that port, starts another when one dies (again and again while the new one dies
- * before listening), and stops them all on SIGINT/SIGTERM. They share nothing but the database
- * (docs/rules.md#several-processes). The embedded database (PGlite) belongs to one process:
- * there the server stays a single process whatever WORKERS says.
+ * before listening), replaces them one by one on SIGHUP, and stops them all on SIGINT/SIGTERM.
+ * They share nothing but the database (docs/rules.md#several-processes). The embedded database
+ * (PGlite) belongs to one process: there the server stays a single process whatever WORKERS says.
  */
 
 /** Set in a worker's environment (its number): the process serves, quietly, and never supervises. */
@@ -82,14 +84,21 @@ export async function portTaken(port: number): Promise<boolean> {
 const STEADY_MS = 10_000;
 const FIRST_PAUSE_MS = 500;
 const MAX_PAUSE_MS = 30_000;
-/** How long the workers have to stop on SIGTERM before they are killed. */
-const STOP_MS = 10_000;
+/** How long a worker has to stop on SIGTERM before it is killed: its drain (src/server/shutdown.ts), then its database's close. */
+const STOP_MS = 15_000;
 
 export interface Workers {
   /** The port they all listen on (PORT, or the one the first worker was given for PORT=0). */
   port: number;
   /** SIGTERM to every worker, and waits for them (SIGKILL after STOP_MS). */
   stop(): Promise<void>;
+  /**
+   * A rolling restart (SIGHUP to the supervisor): each worker in turn is replaced by a new one,
+   * which listens before the old one is told to stop (it lets the port go and answers what it
+   * has in flight first): the port always has a listener. A replacement that cannot start stops
+   * the round, and the workers left are kept. Asked again during a round: ignored.
+   */
+  replace(): Promise<void>;
 }
 
 /**
@@ -105,6 +114,11 @@ export async function startWorkers(count: number, port: number, log: (line: stri
   const command = ownCommand();
   const slots: (Subprocess | undefined)[] = Array.from({ length: count }, () => undefined);
   const pauses = Array.from({ length: count }, () => FIRST_PAUSE_MS);
+  /** Workers replaced by a rolling restart, still finishing their requests: not started again when they exit. */
+  const retiring = new Set<Subprocess>();
+  const running = () => [...slots.filter((c): c is Subprocess => c !== undefined), ...retiring];
+  // A scrape of /metrics reaching one worker gathers every worker's figures through here.
+  const relay = metricsRelay(running);
   let stopping = false;
   let shared = port;
 
@@ -118,7 +132,8 @@ export async function startWorkers(count: number, port: number, log: (line: stri
   /** Starts slot `n` again after `pause`, and again until a worker is running there (unless stopping). */
   function again(n: number, pause: number) {
     setTimeout(() => {
-      if (stopping) return;
+      // A rolling restart may have filled the slot meanwhile.
+      if (stopping || slots[n]) return;
       // A restart's promise never rejects on an exit (onExit schedules the next one); it rejects
       // only when the process could not be spawned at all (too many processes, no memory).
       spawn(n, false).catch((error) => {
@@ -140,7 +155,8 @@ export async function startWorkers(count: number, port: number, log: (line: stri
         stdout: "inherit",
         stderr: "inherit",
         serialization: "json",
-        ipc(message) {
+        ipc(message, from) {
+          if (relay(message, from)) return;
           const said = message as { listening?: number };
           if (typeof said?.listening === "number" && !listening) {
             listening = true;
@@ -148,6 +164,7 @@ export async function startWorkers(count: number, port: number, log: (line: stri
           }
         },
         onExit(_proc, code, signal) {
+          if (retiring.delete(child)) return;
           if (slots[n] === child) slots[n] = undefined;
           const how = signal ?? `code ${code}`;
           if (!listening && first) return reject(new Error(`worker ${n + 1} exited before listening (${how})`));
@@ -162,15 +179,48 @@ export async function startWorkers(count: number, port: number, log: (line: stri
     });
   }
 
+  /** SIGTERM to `children`, SIGKILL to those still running after STOP_MS; resolves once all have exited. */
+  async function end(children: Subprocess[]) {
+    for (const child of children) child.kill("SIGTERM");
+    const timer = setTimeout(() => {
+      for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }, STOP_MS);
+    await Promise.all(children.map((child) => child.exited));
+    clearTimeout(timer);
+  }
+
   async function stop() {
     stopping = true;
-    const running = slots.filter((c): c is Subprocess => c !== undefined);
-    for (const child of running) child.kill("SIGTERM");
-    const timer = setTimeout(() => {
-      for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-    }, STOP_MS);
-    await Promise.all(running.map((child) => child.exited));
-    clearTimeout(timer);
+    await end(running());
+  }
+
+  let replacing: Promise<void> | undefined;
+  function replace(): Promise<void> {
+    if (stopping || replacing) return replacing ?? Promise.resolve();
+    replacing = (async () => {
+      log(`Replacing the ${count} workers one by one`);
+      if (!acceptQueuesMigrate()) {
+        log("net.ipv4.tcp_migrate_req is 0: a connection that arrives in the instant a worker lets the port go may be reset. Set it to 1 (Linux 5.14 or later) for restarts without any.");
+      }
+      for (let n = 0; n < count && !stopping; n++) {
+        const old = slots[n];
+        if (old) retiring.add(old);
+        try {
+          await spawn(n, true);
+        } catch (error) {
+          const oldRuns = old !== undefined && old.exitCode === null && old.signalCode === null;
+          if (old) retiring.delete(old);
+          // The old one is kept; one that died meanwhile was not started again (it was retiring): now it is.
+          if (oldRuns) slots[n] = old;
+          else again(n, FIRST_PAUSE_MS);
+          log(`Worker ${n + 1}'s replacement did not start (${(error as Error).message}); the workers not replaced yet are kept`);
+          return;
+        }
+        if (old) await end([old]);
+      }
+      log("Workers replaced");
+    })().finally(() => (replacing = undefined));
+    return replacing;
   }
 
   try {
@@ -180,7 +230,22 @@ export async function startWorkers(count: number, port: number, log: (line: stri
     await stop();
     throw error;
   }
-  return { port: shared, stop };
+  return { port: shared, stop, replace };
+}
+
+/**
+ * Whether the kernel moves the connections waiting in a closing listener's accept queue to
+ * another listener of the port (net.ipv4.tcp_migrate_req, Linux 5.14+). Without it, those of a
+ * worker letting the port go are reset: with SO_REUSEPORT each listener has a queue of its own.
+ * Measured in rolling restarts under load (src/server/cluster.test.ts): 1 request in about
+ * 9,500 reset with it off (a new connection), none with it on. Unknown (another system): taken as on.
+ */
+export function acceptQueuesMigrate(): boolean {
+  try {
+    return readFileSync("/proc/sys/net/ipv4/tcp_migrate_req", "utf8").trim() !== "0";
+  } catch {
+    return true;
+  }
 }
 
 /** How often a server process looks whether it has gone idle. */

@@ -61,3 +61,24 @@ test("CORS_ORIGINS: each entry is read as the origin a browser sends (a trailing
     expect(() => loadConfig({ CORS_ORIGINS: bad })).toThrow(`CORS_ORIGINS must list http(s) origins such as https://app.example.com, got ${bad}`);
   }
 });
+
+test("mail: SMTP_URL must be an smtp:// or smtps:// URL with a host (its password never repeated); PUBLIC_URL an http(s) address; MAIL_FROM an address", () => {
+  expect(loadConfig({}).mail).toEqual({ smtpUrl: undefined, from: '"Matrix USDT" <no-reply@localhost>', publicUrl: "http://localhost:3000" });
+  expect(loadConfig({ PORT: "8080" }).mail.publicUrl).toBe("http://localhost:8080");
+  expect(loadConfig({ SMTP_URL: "smtps://me:pw@mail.example.com:465", PUBLIC_URL: "https://matrix.example.com/app/", MAIL_FROM: "Matrix <hello@matrix.example.com>" }).mail).toEqual({
+    smtpUrl: "smtps://me:pw@mail.example.com:465",
+    from: "Matrix <hello@matrix.example.com>",
+    publicUrl: "https://matrix.example.com/app",
+  });
+  expect(loadConfig({ PUBLIC_URL: "https://matrix.example.com" }).mail.from).toBe('"Matrix USDT" <no-reply@matrix.example.com>');
+  expect(() => loadConfig({ SMTP_URL: "mail.example.com:25 with secret" })).toThrow("the value given is not one");
+  expect(() => loadConfig({ SMTP_URL: "mail.example.com:25 with secret" })).not.toThrow("secret");
+  expect(() => loadConfig({ SMTP_URL: "http://me:secret@mail.example.com" })).toThrow("SMTP_URL must be an smtp:// or smtps:// URL with a host, such as smtp://user:password@mail.example.com:587; the value given is not one");
+  expect(() => loadConfig({ SMTP_URL: "smtp://me:secret@" })).toThrow(/SMTP_URL must be .*, got smtp:\/\/me:\*\*\*@$|the value given is not one/);
+  for (const bad of ["ftp://example.com", "example.com", "https://x.test/?a=1"]) expect(() => loadConfig({ PUBLIC_URL: bad })).toThrow("PUBLIC_URL must be the site's http:// or https:// address");
+  for (const bad of ["nobody", "Name <nobody>", "a@b\nBcc: x@y"]) expect(() => loadConfig({ MAIL_FROM: bad })).toThrow("MAIL_FROM must be an address or Name <address>");
+  expect(loadConfig({ VERIFIED_EMAIL_TO_WITHDRAW: "1" }).verifiedEmailToWithdraw).toBe(true);
+  expect(loadConfig({}).verifiedEmailToWithdraw).toBe(false);
+  expect(() => loadConfig({ VERIFIED_EMAIL_TO_WITHDRAW: "maybe" })).toThrow("VERIFIED_EMAIL_TO_WITHDRAW must be 1");
+  for (const name of ["SMTP_URL", "MAIL_FROM", "PUBLIC_URL", "VERIFIED_EMAIL_TO_WITHDRAW"]) expect(CONFIG_HELP.some(([n]) => n === name)).toBe(true);
+});

@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import type { ChainSettings } from "../core/chain/config";
 import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
+import { loadMailConfig, MAIL_CONFIG_HELP, type MailSettings } from "./mailConfig";
 import { decimalWhole, httpUrl } from "./envValues";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, PASSWORD_MIN_LENGTH } from "../shared/constants";
 import { loginSchema } from "../shared/schemas";
@@ -38,7 +39,19 @@ export interface Config {
   loginChecksPerSource: number;
   /** Deposits verified on chain, per network (./chainConfig.ts). */
   chain: ChainSettings;
+  /** SMTP, the sender, and the site's address for links in mails (./mailConfig.ts). */
+  mail: MailSettings;
+  /** VERIFIED_EMAIL_TO_WITHDRAW=1: withdrawals of members who have not confirmed their address are refused. */
+  verifiedEmailToWithdraw: boolean;
+  /** The least severe log lines written (./logger.ts). */
+  logLevel: LogLevel;
+  /** METRICS_TOKEN: GET /metrics answers a Bearer of it; unset, loopback callers only (./metrics.ts). */
+  metricsToken?: string;
 }
+
+/** LOG_LEVEL's values, most to least severe; `silent` writes nothing. */
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
   ["PORT", "HTTP port", "3000"],
@@ -55,7 +68,11 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ["LOGIN_CHECKS_PER_SOURCE", "logins checked at once from one source address (per server process), then 429 busy; 0 turns the cap off", "2"],
   ["ADMIN_REQUIRE_2FA", "1 (or true, yes, on): admins must turn on two-factor authentication before anything else", "0"],
   ["ADMIN_GIFT_MAX", "largest single gift an admin may send from system funds, in USDT (0.01 to 1,000,000)", formatAmount(ADMIN_GIFT_MAX_DEFAULT)],
+  ["LOG_LEVEL", `least severe log lines written: ${LOG_LEVELS.join(", ")} (one JSON line per request at info)`, "info"],
+  ["METRICS_TOKEN", "GET /metrics answers callers sending Authorization: Bearer <this>; unset: only callers on this machine (loopback, not through a proxy)", "(loopback only)"],
   ...CHAIN_CONFIG_HELP,
+  ...MAIL_CONFIG_HELP,
+  ["VERIFIED_EMAIL_TO_WITHDRAW", "1 (or true, yes, on): members must confirm their email address before a withdrawal (403 email_not_verified)", "0"],
 ];
 
 /** `--reset-admin-password`: prints a new admin password (or sets ADMIN_PASSWORD) and signs the admin out everywhere. */
@@ -127,6 +144,19 @@ function origin(value: string): string {
   return url.origin;
 }
 
+function logLevel(value: string | undefined): LogLevel {
+  const text = value?.trim().toLowerCase();
+  if (!text) return "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(text)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${value}`);
+  return text as LogLevel;
+}
+
+/** Shorter, a token could be guessed by trying: the same floor as JWT_SECRET's. */
+function metricsToken(value: string | undefined): string | undefined {
+  if (value !== undefined && value.length < JWT_SECRET_MIN_LENGTH) throw new Error(`METRICS_TOKEN must be at least ${JWT_SECRET_MIN_LENGTH} characters, got ${value.length}`);
+  return value;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const chain = loadChainConfig(env);
   // Unset or blank: 3000 (Number("") would be 0, a random port); else decimal digits, 0 to 65535.
@@ -158,5 +188,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // One address cannot fill that queue for everyone: a person signs in once at a time.
     loginChecksPerSource: wholeNumber("LOGIN_CHECKS_PER_SOURCE", env.LOGIN_CHECKS_PER_SOURCE, 2),
     chain,
+    mail: loadMailConfig(env, port),
+    verifiedEmailToWithdraw: flag("VERIFIED_EMAIL_TO_WITHDRAW", env.VERIFIED_EMAIL_TO_WITHDRAW),
+    logLevel: logLevel(env.LOG_LEVEL),
+    metricsToken: metricsToken(env.METRICS_TOKEN || undefined),
   };
 }

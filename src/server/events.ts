@@ -18,8 +18,8 @@ export interface Subscriber {
   /** The token the stream was opened with: a logout closes that token's streams only. */
   jti?: string;
   deliver(event: LiveEvent): void;
-  /** Ends the stream (the member was deleted or signed out). */
-  close(): void;
+  /** Ends the stream (the member was deleted or signed out; with `retryMs`, the server is stopping: the client comes back after that long). */
+  close(retryMs?: number): void;
   /** The id of the last notification the stream sent. */
   sentUpTo(): bigint;
   /** Sends the member's notifications after sentUpTo, from the table. */
@@ -30,8 +30,10 @@ export interface EventHub {
   subscribe(subscriber: Subscriber): () => void;
   /** Streams a member has open in this process. */
   streamsOf(userId: string): number;
-  /** Streams open in this process (tests, the chaos run). */
+  /** Streams open in this process (tests, the chaos run, the metrics). */
   readonly size: number;
+  /** The process is stopping: ends every stream with a hint to reconnect after about `retryMs` (spread, so they do not all come back at once). */
+  endAll(retryMs: number): void;
 }
 
 type Listen = (channel: string, onPayload: (payload: string) => void) => Promise<unknown>;
@@ -129,18 +131,46 @@ export function createHub(listen: Listen, log: (message: string, error?: unknown
     get size() {
       return size;
     },
+    endAll(retryMs) {
+      for (const set of [...byUser.values()]) for (const s of [...set]) s.close(Math.round(retryMs * (1 + Math.random())));
+    },
   };
   return { hub, ready: listen(EVENTS_CHANNEL, onPayload) };
 }
 
 const hubs = new WeakMap<Db, Promise<EventHub>>();
+/** The hubs listening already, for the figures read synchronously. */
+const listening = new WeakMap<Db, EventHub>();
+
+/** Live event streams open in this process on `db`. */
+export const openStreams = (db: Db): number => listening.get(db)?.size ?? 0;
+
+/** Set once the process is stopping: the retry hint its streams end with. */
+const stopping = new WeakMap<Db, number>();
+
+/**
+ * The process is stopping: the streams on `db` end with a hint to reconnect after `retryMs` to
+ * 2 x `retryMs` (to another process, or to this server once started again), and a new one gets
+ * only that hint (`stoppingRetry`).
+ */
+export async function endStreams(db: Db, retryMs: number): Promise<void> {
+  stopping.set(db, retryMs);
+  const hub = await hubs.get(db)?.catch(() => undefined);
+  hub?.endAll(retryMs);
+}
+
+/** The retry hint a new stream gets while the process is stopping; undefined while it is not. */
+export const stoppingRetry = (db: Db): number | undefined => stopping.get(db);
 
 /** The process's hub on `db`, listening from the first stream on. */
 export function hubFor(db: Db, log?: (message: string, error?: unknown) => void): Promise<EventHub> {
   let found = hubs.get(db);
   if (!found) {
     const { hub, ready } = createHub(listenerOf(db), log, newestOf(db));
-    found = ready.then(() => hub);
+    found = ready.then(() => {
+      listening.set(db, hub);
+      return hub;
+    });
     found.catch(() => hubs.delete(db));
     hubs.set(db, found);
   }

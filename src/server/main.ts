@@ -7,7 +7,9 @@ import { firstAdminBanner } from "./banner";
 import { collectWhenIdle, endWithSupervisor, isWorker, portTaken, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
 import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
+import { startMailer } from "./mailer";
 import { prepare } from "./start";
+import { drain } from "./shutdown";
 import { serverFetch } from "./web/pageCache";
 
 /**
@@ -77,6 +79,8 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
   const { deps, database, createdAdmin } = await prepare(config);
   const watcher = startChainWatcher(deps);
   deps.chainWatcher = watcher;
+  const mailer = startMailer(deps);
+  deps.mailer = mailer;
   const app = createApp(deps, { web });
   // Bun hands the server to fetch as its second argument: the app reads the socket's address
   // there (Hono's c.env, src/server/middleware/source.ts). serverFetch answers the cached pages
@@ -97,11 +101,10 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    // In-flight requests finish; connections still open after a few seconds are closed.
-    const closing = setTimeout(() => void server.stop(true), 3_000);
-    await server.stop();
-    clearTimeout(closing);
+    // Requests in flight are answered (10 s at most) and event streams told to come back, before the database closes.
+    await drain(server, deps.db);
     await watcher.stop();
+    await mailer.stop();
     await database.close();
     process.exit(0);
   };
@@ -146,6 +149,8 @@ async function supervise(config: Config, count: number): Promise<void> {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
+  // A rolling restart (a new release, or a configuration read again): the workers are replaced one by one.
+  process.on("SIGHUP", () => void workers.replace());
 }
 
 /** A port another server holds stops the start (main says why, on one line). */

@@ -5,6 +5,7 @@ import { seed, type CreatedAdmin } from "../db/seed";
 import { argon2Hasher, boundedHasher, jwtSecret, type PasswordHasher } from "../core/sessions";
 import { mkdirSync } from "node:fs";
 import type { Config } from "./config";
+import { createLogger } from "./logger";
 import type { Deps } from "./env";
 
 /**
@@ -22,5 +23,5 @@ export async function prepare(
   await checkAddressKeys(database.db, config.chain);
   const { createdAdmin } = await seed(database.db, { adminEmail: config.adminEmail, adminPassword: config.adminPassword, hasher });
   const secret = await jwtSecret(database.db, config.jwtSecret);
-  return { database, createdAdmin, deps: { db: database.db, config, hasher, jwtSecret: secret } };
+  return { database, createdAdmin, deps: { db: database.db, config, hasher, jwtSecret: secret, logger: createLogger(config.logLevel) } };
 }

@@ -17,7 +17,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 /** The server's environment: `extra` over the shell's, without the variables of the shell that would change it. */
 function envFor(extra: Record<string, string>) {
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: "", DATA_DIR: join(scratch, crypto.randomUUID()), ...extra };
-  for (const name of ["JWT_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "PORT", "WORKERS", "ADMIN_REQUIRE_2FA", "CORS_ORIGINS"]) if (!(name in extra)) delete env[name];
+  for (const name of ["JWT_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "PORT", "WORKERS", "ADMIN_REQUIRE_2FA", "CORS_ORIGINS", "SMTP_URL", "MAIL_FROM", "PUBLIC_URL", "VERIFIED_EMAIL_TO_WITHDRAW"]) if (!(name in extra)) delete env[name];
   return env;
 }
 
@@ -36,6 +36,10 @@ function refused(started: ReturnType<typeof startServer>, reason: string) {
 describe("a start that fails says why on one line and ends with code 1", () => {
   test("bad configuration", () => {
     refused(startServer({ PORT: "abc" }), "PORT must be a port number (0 to 65535), got abc");
+    // An SMTP_URL that does not parse: one line, and its text (which may hold the password) not repeated.
+    const smtp = startServer({ SMTP_URL: "mail.example.com with hunter2" });
+    refused(smtp, "SMTP_URL must be an smtp:// or smtps:// URL with a host");
+    expect(smtp.err).not.toContain("hunter2");
   }, 60_000);
 
   test("a database that refuses the connection, or a DATABASE_URL that is no URL", () => {

@@ -1,8 +1,9 @@
-/** One Server-Sent Event as read from a stream: its name, data and id. */
+/** One Server-Sent Event as read from a stream: its name, data and id, and the reconnection time it set (`retry:`, ms). */
 export interface SseEvent {
   event: string;
   data: string;
   id: string | undefined;
+  retry?: number;
 }
 
 /**
@@ -21,6 +22,7 @@ export function parseSseBlock(block: string): SseEvent {
     if (field === "event") parsed.event = value;
     else if (field === "data") data.push(value);
     else if (field === "id" && !value.includes("\0")) parsed.id = value;
+    else if (field === "retry" && /^[0-9]+$/.test(value)) parsed.retry = Number(value);
   }
   parsed.data = data.join("\n");
   return parsed;

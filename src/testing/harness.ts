@@ -6,6 +6,7 @@ import { accounts, users } from "../db/schema";
 import { createApp } from "../server/app";
 import { loadConfig, type Config } from "../server/config";
 import type { Deps } from "../server/env";
+import { type MailerOptions, startMailer } from "../server/mailer";
 import type { Database, Db } from "../db/client";
 import { randomBep20Address, randomBep20TxId, randomTronAddress, randomTxId, TRON_SENDER } from "./chainIds";
 import { ADMIN, freshDatabase, testHasher } from "./db";
@@ -36,13 +37,15 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
  * (suites sign many members up and in at once, all from one address; the tests of each turn it
  * on).
  */
-export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"]; hasher?: Deps["hasher"] } = {}): Deps {
+export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"]; hasher?: Deps["hasher"]; logger?: Deps["logger"] } = {}): Deps {
   return {
     db,
     config: { ...loadConfig({}), signupLimit: 0, loginChecksPerSource: 0, ...overrides.config },
     hasher: overrides.hasher ?? testHasher,
     jwtSecret: TEST_JWT_SECRET,
     log: overrides.log ?? (() => {}),
+    // No request log unless a test asks for one (src/server/requestLog.test.ts).
+    logger: overrides.logger,
   };
 }
 
@@ -62,10 +65,14 @@ export type RequestKind = "deposits" | "withdrawals";
  * A fresh database and the app on top of it, with helpers that speak HTTP through
  * `app.request()` exactly as a client would.
  */
-export async function createHarness(options: { config?: Partial<Config>; max?: number; hasher?: Deps["hasher"] } = {}) {
+export async function createHarness(options: { config?: Partial<Config>; max?: number; hasher?: Deps["hasher"]; mailer?: MailerOptions } = {}) {
   const database: Database = await freshDatabase({ max: options.max });
   const logged: unknown[] = [];
-  const app = createApp(testDeps(database.db, { config: options.config, hasher: options.hasher, log: (_m, e) => logged.push(e) }));
+  const deps = testDeps(database.db, { config: options.config, hasher: options.hasher, log: (_m, e) => logged.push(e) });
+  // With `mailer`, the app's mailer runs as in production (kicked by the requests that queue mail).
+  const mailer = options.mailer ? startMailer(deps, options.mailer) : undefined;
+  deps.mailer = mailer;
+  const app = createApp(deps);
 
   async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<Answer<T>> {
     const headers: Record<string, string> = { ...opts.headers };
@@ -165,6 +172,9 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
 
   return {
     app,
+    deps,
+    /** The mailer, when the harness was made with `mailer` options. */
+    mailer,
     db: database.db,
     database,
     call,
@@ -188,7 +198,10 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
       await expectLedgerInvariants(database.db);
       await expectTreeInvariants(database.db);
     },
-    close: () => database.close(),
+    close: async () => {
+      await mailer?.stop();
+      await database.close();
+    },
   };
 }
 

@@ -10,7 +10,9 @@ import { meKey } from "./me";
  * so the token goes in x-auth-token. Each event refreshes what it changed (react-query keys; the
  * polling of every query stays as the fallback) and a new notification is also a toast. A dropped
  * stream reconnects after a pause that grows to 30 s, with Last-Event-ID: the server sends what
- * was missed. Query keys are spelled out here so the first load carries none of the pages.
+ * was missed, or, when that is more than it replays, one `reset`, and every query is fetched
+ * again. A stream the server ended as it stopped (with a `retry:` hint) comes back after the
+ * hint's pause. Query keys are spelled out here so the first load carries none of the pages.
  */
 export function useLiveEvents(token: string | null | undefined, admin: boolean) {
   const client = useQueryClient();
@@ -19,6 +21,8 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
     const stop = new AbortController();
     let lastId: string | undefined;
     let failures = 0;
+    /** The server's `retry:` hint (ms), followed when the stream ends cleanly. */
+    let hinted: number | undefined;
     const refresh = (...keys: readonly unknown[][]) => {
       for (const queryKey of keys) void client.invalidateQueries({ queryKey });
     };
@@ -26,6 +30,10 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
       // The server's starting point: a reconnect resumes from it, never from the beginning.
       if (event === "ready") {
         if (id) lastId = id;
+      } else if (event === "reset") {
+        // More was missed than the server replays: everything shown is read again.
+        if (id) lastId = id;
+        void client.invalidateQueries();
       } else if (event === "notification") {
         if (id) lastId = id;
         try {
@@ -50,7 +58,16 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
           if (response.status === 401 || response.status === 403) return; // the session's own checks sign out
           if (!response.ok || !response.body) throw new Error(String(response.status));
           failures = 0;
-          await readSse(response.body, ({ event, data, id }) => onEvent(event, data, id));
+          hinted = undefined;
+          await readSse(response.body, ({ event, data, id, retry }) => {
+            if (retry !== undefined) hinted = retry;
+            onEvent(event, data, id);
+          });
+          // Ended by the server as it stopped: back after its hint, to whichever process answers then.
+          if (hinted !== undefined) {
+            await new Promise((r) => setTimeout(r, Math.min(hinted!, 30_000)));
+            continue;
+          }
         } catch {
           if (stop.signal.aborted) return;
         }

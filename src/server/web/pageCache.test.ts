@@ -11,6 +11,7 @@ import { adminIdOf } from "../../testing/domain";
 import { TEST_JWT_SECRET, testDeps } from "../../testing/harness";
 import { useDatabase } from "../../testing/useHarness";
 import { createApp } from "../app";
+import { createLogger, type Logger } from "../logger";
 import { issueToken } from "../tokens";
 import { mountWeb } from "./index";
 import type { Manifest } from "./manifest";
@@ -36,9 +37,9 @@ useDatabase((made) => (database = made));
 beforeEach(() => forgetPendingContentVersion());
 
 /** An app on `db` whose page cache runs on a clock the test moves. */
-function appOn(db: Db, options: { manifest?: Manifest | null } = {}) {
+function appOn(db: Db, options: { manifest?: Manifest | null; logger?: Logger } = {}) {
   const clock = { now: 1_000_000 };
-  const app = createApp(testDeps(db), { web: (a) => mountWeb(a, { manifest: options.manifest ?? manifest, publicDir, now: () => clock.now }) });
+  const app = createApp(testDeps(db, { logger: options.logger }), { web: (a) => mountWeb(a, { manifest: options.manifest ?? manifest, publicDir, now: () => clock.now }) });
   const get = (path: string, headers: Record<string, string> = {}) => app.request(path, { headers });
   return { app, clock, get };
 }
@@ -354,7 +355,8 @@ describe("the server's fetch (serverFetch)", () => {
     };
     const fetch = serverFetch(app);
     const req = (path: string, init: RequestInit = {}) => fetch(new Request(`http://localhost${path}`, init), undefined) as Promise<Response>;
-    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== "date");
+    // Less the request's own id: each answer, the app's or from memory, has its own (src/server/requestLog.ts).
+    const headersOf = (res: Response) => [...res.headers].filter(([name]) => name !== "date" && name !== "x-request-id");
 
     const first = await req("/", { headers: { "accept-encoding": "gzip" } });
     const firstBody = new Uint8Array(await first.arrayBuffer());
@@ -362,6 +364,9 @@ describe("the server's fetch (serverFetch)", () => {
     const second = await req("/", { headers: { "accept-encoding": "gzip" } });
     expect(calls).toEqual(["GET /"]);
     expect(headersOf(second)).toEqual(headersOf(first));
+    expect(second.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+    expect((await req("/", { headers: { "x-request-id": "from-the-proxy-42" } })).headers.get("x-request-id")).toBe("from-the-proxy-42");
     expect(new Uint8Array(await second.arrayBuffer())).toEqual(firstBody);
     expect(second.headers.get("content-security-policy")).toContain("default-src 'self'");
 
@@ -383,6 +388,19 @@ describe("the server's fetch (serverFetch)", () => {
     await req("/");
     expect(calls.at(-1)).toBe("GET /");
     expect(calls).toHaveLength(5);
+  });
+
+  test("an answer from memory is logged and counted like the app's, under the route the app answered that URL with", async () => {
+    const lines: { route: string; status: number; reqId: string }[] = [];
+    const { app } = appOn(database.db, { logger: createLogger("info", { write: (line: string) => void lines.push(JSON.parse(line)) }) });
+    const fetch = serverFetch(app);
+    const first = await fetch(new Request("http://localhost/"), undefined);
+    const second = await fetch(new Request("http://localhost/"), undefined);
+    expect(lines.map((l) => [l.route, l.status])).toEqual([
+      ["/", 200],
+      ["/", 200],
+    ]);
+    expect(lines.map((l) => l.reqId)).toEqual([first.headers.get("x-request-id")!, second.headers.get("x-request-id")!]);
   });
 });
 

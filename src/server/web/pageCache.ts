@@ -4,6 +4,7 @@ import { pendingContentVersion, readContentVersion } from "../../core/contentVer
 import { cachedPlatformStats, type PlatformStats } from "../../core/platformStats";
 import type { Db } from "../../db/client";
 import type { AppEnv } from "../env";
+import { answeredRoute, type Observer, observerOf, REQUEST_ID_HEADER, requestIdOf } from "../requestLog";
 
 /*
  * The server-rendered pages that are the same for everyone (the landing page and its newsletter
@@ -247,7 +248,7 @@ export class PageCache {
 }
 
 /** Headers that belong to one answer's body or moment, not to the page: never replayed. */
-const PER_ANSWER = new Set(["content-encoding", "content-length", "transfer-encoding", "date"]);
+const PER_ANSWER = new Set(["content-encoding", "content-length", "transfer-encoding", "date", "x-request-id"]);
 
 function headerSets(from: Headers): AnswerHeaders {
   const kept: [string, string][] = [];
@@ -282,14 +283,20 @@ function pathOf(url: string): string {
  * If-None-Match: no middleware may add per-request headers (cookies, nonces) to the pages.
  */
 export class FastPages {
-  private readonly routes = new Map<string, { cache: PageCache; key: string }>();
+  private readonly routes = new Map<string, { cache: PageCache; key: string; route: string }>();
   /** URLs remembered at most (each variant of a query string is one). */
   static readonly MAX_ROUTES = 256;
 
-  wrap<S>(fetch: (request: Request, server: S) => Response | Promise<Response>): (request: Request, server: S) => Response | Promise<Response> {
+  wrap<S>(fetch: (request: Request, server: S) => Response | Promise<Response>, observe?: Observer): (request: Request, server: S) => Response | Promise<Response> {
     return (request, server) => {
       const quick = this.answer(request);
-      if (quick) return quick;
+      if (quick) {
+        // Logged and counted as the app's answer for the URL was (src/server/requestLog.ts), with an id of its own.
+        const requestId = requestIdOf(request.headers.get(REQUEST_ID_HEADER) ?? undefined);
+        quick.headers.set(REQUEST_ID_HEADER, requestId);
+        observe?.({ requestId, method: "GET", route: this.routes.get(pathOf(request.url))?.route ?? "*", status: quick.status, ms: 0 });
+        return quick;
+      }
       const response = fetch(request, server);
       return response instanceof Promise ? response.then((r) => this.learn(request, r)) : this.learn(request, response);
     };
@@ -317,7 +324,7 @@ export class FastPages {
       const path = pathOf(request.url);
       if (!this.routes.has(path)) {
         if (this.routes.size >= FastPages.MAX_ROUTES) this.routes.clear();
-        this.routes.set(path, { cache: page.cache, key: page.key });
+        this.routes.set(path, { cache: page.cache, key: page.key, route: answeredRoute.get(response) ?? "*" });
       }
     }
     return response;
@@ -330,5 +337,5 @@ export const fastPagesOf = new WeakMap<object, FastPages>();
 /** `app.fetch`, with the cached pages answered ahead of the app when it has them. */
 export function serverFetch<S>(app: { fetch: (request: Request, server: S) => Response | Promise<Response> }) {
   const fast = fastPagesOf.get(app);
-  return fast ? fast.wrap(app.fetch) : app.fetch;
+  return fast ? fast.wrap(app.fetch, observerOf.get(app)) : app.fetch;
 }
