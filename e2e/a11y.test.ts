@@ -211,7 +211,7 @@ describe.skipIf(skip !== null)("accessibility (axe-core: no serious or critical 
     "the register page, with its validation messages shown",
     () =>
       checkPage(visitor, "the register page", "/register", async (p) => {
-        await p.getByText("Registering under Admin ID").waitFor();
+        await p.getByText(/^Joining under the platform's first account/).waitFor();
         await p.getByRole("button", { name: "Register", exact: true }).click();
         await p.getByText("Passwords do not match").or(p.getByText("Please confirm your password.")).first().waitFor();
       }),
@@ -255,7 +255,7 @@ describe.skipIf(skip !== null)("accessibility (axe-core: no serious or critical 
         await waitForDashboardPage(p, "Withdraw");
         await p.getByLabel("Wallet address", { exact: true }).fill("TALSWqjhNCaXi5YWPh9DvZgvtYRSfqVUwq");
         await p.getByLabel("Amount (USDT)", { exact: true }).fill("5000");
-        await p.getByRole("button", { name: "Submit withdrawal" }).click();
+        await p.getByRole("button", { name: "Review withdrawal" }).click();
         await expectText(p, "Withdrawal amount cannot exceed your available balance.");
       }),
     PAGE_MS,

@@ -151,7 +151,7 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
     await a.page.goto("/register");
     await a.page.getByRole("heading", { name: "Create your account" }).waitFor();
     await eventually(async () => expect(await field(a.page, "Referral ID").inputValue()).toBe(adminId));
-    await expectText(a.page, "Registering under Admin ID");
+    await expectText(a.page, `Joining under the platform's first account (${adminId}): no invitation link was used.`);
     await register(a.page, alice);
   });
 
@@ -170,8 +170,9 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
     await b.page.goto(`/register?ref=${encodeURIComponent(aliceReferralId)}`);
     await b.page.getByRole("heading", { name: "Create your account" }).waitFor();
     expect(await field(b.page, "Referral ID").inputValue()).toBe(aliceReferralId);
-    await expectText(b.page, "Filled in from your invitation link.");
-    expect(await b.page.getByText("Registering under Admin ID").count()).toBe(0);
+    // The link names whose team B joins.
+    await expectText(b.page, `Joining under ${alice.name} (${aliceReferralId})`);
+    expect(await b.page.getByText(/platform's first account/).count()).toBe(0);
     await register(b.page, bruno);
   });
 
@@ -281,11 +282,16 @@ describe.skipIf(skip !== null)("the user journey in a real browser", () => {
     await field(b.page, "Withdrawal method").selectOption("USDT BEP20");
     await field(b.page, "Wallet address").fill(randomBep20Address());
     await field(b.page, "Amount (USDT)").fill("40");
-    await b.page.getByRole("button", { name: "Submit withdrawal" }).click();
+    await b.page.getByRole("button", { name: "Review withdrawal" }).click();
     await expectText(b.page, "Withdrawal amount cannot exceed your available balance.");
     await field(b.page, "Amount (USDT)").fill("20");
     await expectText(b.page, "You will receive about 18.40 $ after the 8% fee (1.60 $); the full amount of 20.00 $ is deducted from your balance.");
-    await b.page.getByRole("button", { name: "Submit withdrawal" }).click();
+    await b.page.getByRole("button", { name: "Review withdrawal" }).click();
+    // The review reads back what will leave before anything is sent.
+    const review = b.page.getByRole("region", { name: "Check your withdrawal" });
+    await review.getByText("18.40 $", { exact: true }).waitFor();
+    await review.getByText("USDT BEP20 · BEP20 (BNB Smart Chain)", { exact: true }).waitFor();
+    await review.getByRole("button", { name: "Send withdrawal" }).click();
     await expectText(b.page, MSG.withdrawalSubmitted);
     await expectText(b.page, /^Available balance: 15\.00 \$$/);
     // Held, not paid: the balance stays until an admin accepts.

@@ -267,9 +267,9 @@ async function expectEarningsPage(page: Page, width: number) {
   expect(await page.getByRole("button", { name: "30 days" }).getAttribute("aria-pressed")).toBe("true");
   const total = async (label: string) => readable(await page.getByText(label, { exact: true }).locator("..").innerText());
   expect(await total("Earned, last 30 days")).toBe("Earned, last 30 days 20.00 $");
-  expect(await total("Missed, last 30 days")).toBe("Missed, last 30 days 5.00 $");
+  expect(await total("Missed, last 30 days")).toBe("Missed, last 30 days 5.00 $ See each missed payment");
   expect(await total("Earned, all time")).toBe("Earned, all time 20.00 $");
-  expect(await total("Missed, all time")).toBe("Missed, all time 5.00 $");
+  expect(await total("Missed, all time")).toBe("Missed, all time 5.00 $ See each missed payment");
   expect(await page.getByText(/^Nothing earned or missed/).count()).toBe(0);
 
   // uPlot draws into a canvas inside the chart's box, loaded on demand.

@@ -7,7 +7,7 @@ type DashboardPage = [name: string, path: string, heading: string | RegExp];
 const publicPages: { name: string; path: string; ready: (page: Page) => Promise<void> }[] = [
   { name: "landing", path: "/", ready: (p) => p.getByRole("heading", { level: 1 }).first().waitFor() },
   { name: "login", path: "/login", ready: (p) => p.getByRole("heading", { name: "Welcome back" }).waitFor() },
-  { name: "register", path: "/register", ready: (p) => p.getByText("Registering under Admin ID").waitFor() },
+  { name: "register", path: "/register", ready: (p) => p.getByText(/^Joining under the platform's first account/).waitFor() },
 ];
 
 const userPages: DashboardPage[] = [

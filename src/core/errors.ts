@@ -12,6 +12,8 @@ export class Refusal extends Error {
     readonly msg: string = ERRORS[code].msg,
     /** Seconds until trying again may succeed (throttling): sent as Retry-After. */
     readonly retryAfter?: number,
+    /** The request's field it is about, when only the operation can tell (src/shared/errors.ts ErrorBody). */
+    readonly field?: string,
   ) {
     super(msg);
     this.name = "Refusal";
@@ -20,6 +22,11 @@ export class Refusal extends Error {
 
 export const refuse = (code: ErrorCode, msg?: string, retryAfter?: number): never => {
   throw new Refusal(code, msg, retryAfter);
+};
+
+/** A refusal about one field of the request (`field` of the answer). */
+export const refuseField = (field: string, code: ErrorCode, msg?: string): never => {
+  throw new Refusal(code, msg, undefined, field);
 };
 
 type DriverError = Error & { code?: unknown; severity?: unknown; constraint?: unknown; constraint_name?: unknown };

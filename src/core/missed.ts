@@ -98,13 +98,28 @@ export async function missedAt(db: Db | Tx, userId: string, program: Program, le
   return BigInt(row?.cents ?? "0");
 }
 
-/** GET /api/user/missed: a page of the member's missed earnings, newest first; the page and the total in one snapshot. */
-export function missedOf(db: Db, userId: string, page: number) {
-  return db.transaction((tx) => missedPage(tx, userId, page), { isolationLevel: "repeatable read", accessMode: "read only" });
+/** Which missed earnings to list: of one program, or of one level (of one program, or of both). */
+export interface MissedFilter {
+  program?: Program;
+  level?: number;
 }
 
-async function missedPage(tx: Tx, userId: string, page: number) {
-  const [total] = await tx.select({ n: count() }).from(missedEarnings).where(eq(missedEarnings.userId, userId));
+/**
+ * GET /api/user/missed: a page of the member's missed earnings, newest first, optionally of one
+ * program or level (the page a level links to); the page and the total in one snapshot.
+ */
+export function missedOf(db: Db, userId: string, page: number, filter: MissedFilter = {}) {
+  return db.transaction((tx) => missedPage(tx, userId, page, filter), { isolationLevel: "repeatable read", accessMode: "read only" });
+}
+
+async function missedPage(tx: Tx, userId: string, page: number, { program, level }: MissedFilter) {
+  // Read through missed_earnings_user_idx (user, id): a member's records, the filter applied to them.
+  const mine = and(
+    eq(missedEarnings.userId, userId),
+    program === undefined ? undefined : eq(missedEarnings.program, program),
+    level === undefined ? undefined : eq(missedEarnings.level, level),
+  );
+  const [total] = await tx.select({ n: count() }).from(missedEarnings).where(mine);
   const items = await tx
     .select({
       createdAt: missedEarnings.createdAt,
@@ -116,7 +131,7 @@ async function missedPage(tx: Tx, userId: string, page: number) {
     })
     .from(missedEarnings)
     .innerJoin(users, eq(users.id, missedEarnings.buyerId))
-    .where(eq(missedEarnings.userId, userId))
+    .where(mine)
     .orderBy(desc(missedEarnings.id))
     .limit(STATEMENT_PAGE_SIZE)
     .offset((page - 1) * STATEMENT_PAGE_SIZE);

@@ -15,6 +15,8 @@ import { countOnTheWayUp, shareChains, teamSize } from "./teams";
 import { createAccount } from "./ledger";
 import { notify, texts } from "./notifications";
 import { likeContains, newId, newReferralId, normalizeReferralId, pageCount } from "./util";
+import { looksLikeStaff } from "./staffNames";
+import { queueVerification } from "./accountTokens";
 
 export interface NewUser {
   name: string;
@@ -23,12 +25,16 @@ export interface NewUser {
   referralId: string;
 }
 
-/** The name as it is kept: cleaned (src/shared/names.ts), refused when empty, too long or reading as the platform. */
+/**
+ * The name as it is kept: cleaned (src/shared/names.ts), refused when empty, too long or reading
+ * as the platform: by the forms' rule (`readsAsPlatform`) or by its Unicode confusable skeleton
+ * (`looksLikeStaff`, ./staffNames.ts). At sign-up and at every name change.
+ */
 export function acceptableName(raw: string): string {
   const name = cleanName(raw);
   if (name === "") return refuse("validation", "Name is required.");
   if (name.length > 100) return refuse("validation", "Name must be at most 100 characters.");
-  if (readsAsPlatform(name)) return refuse("validation", MSG.reservedName);
+  if (readsAsPlatform(name) || looksLikeStaff(name)) return refuse("validation", MSG.reservedName);
   return name;
 }
 
@@ -108,6 +114,8 @@ export async function registerUser(tx: Tx, input: NewUser): Promise<{ id: string
     if (inserted.length > 0) {
       await createAccount(tx, id, "user");
       await tx.insert(teamCounts).values({ userId: id });
+      // The address is confirmed through a mailed link (docs/rules.md#account-recovery-and-mail).
+      await queueVerification(tx, id, input.email);
       await notify(tx, { userId: referrer.id, kind: "partner_joined", eventKey: `partner:${id}`, text: texts.partnerJoined(name), data: { partnerId: id } });
       await countOnTheWayUp(tx, id, 1);
       return { id };
@@ -183,9 +191,9 @@ type HeldLevel = [ProgramId, number, LevelStatus, number, string[]];
  * The member's own values as the member statement reads them, one json array (one column for the
  * driver to hand over, and the key of GET /api/auth's encoded answers as it is): name, email,
  * referral ID, the referrer's, created (ms since 1970), balance and hold (cents, as text: exact),
- * team total and direct, the levels held, unread notifications.
+ * team total and direct, the levels held, unread notifications, whether the address is confirmed.
  */
-type MemberValues = [string, string, string, string | null, number, string, string, number, number, HeldLevel[] | null, number];
+type MemberValues = [string, string, string, string | null, number, string, string, number, number, HeldLevel[] | null, number, boolean];
 
 /** A row of the member statement: the token's verdict's columns, and the member's values. */
 interface MemberRow extends TokenRow {
@@ -215,7 +223,8 @@ const memberRow = pairsAtOnce<MemberRow>(
       ${teamSize(users)}, coalesce(${teamCounts.direct}, 0),
       (SELECT json_agg(json_build_array(ul.program, ul.level, ul.status, ul.cycles, ul.slots)) FROM user_levels ul WHERE ul.user_id = ${users.id}),
       /* The header's bell (the partial index notifications_unread_idx). */
-      (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL)
+      (SELECT count(*) FROM notifications n WHERE n.user_id = ${users.id} AND n.read_at IS NULL),
+      ${users.emailVerifiedAt} IS NOT NULL
     )::text AS values
   FROM ${users}
     JOIN ${accounts} ON ${accounts.id} = ${users.id}
@@ -230,7 +239,7 @@ const memberRow = pairsAtOnce<MemberRow>(
  * constants (the rows of program_levels, which the seed writes and nothing adds to or removes).
  */
 function memberOf(row: MemberRow) {
-  const [name, email, myReferralId, referredBy, createdMs, balance, held, totalPartners, directPartners, levels, unread] = JSON.parse(row.values) as MemberValues;
+  const [name, email, myReferralId, referredBy, createdMs, balance, held, totalPartners, directPartners, levels, unread, emailVerified] = JSON.parse(row.values) as MemberValues;
   const holding = new Map((levels ?? []).map((l) => [`${l[0]}/${l[1]}`, l]));
   const packages = Object.fromEntries(
     PROGRAMS.map((program) => [
@@ -257,6 +266,7 @@ function memberOf(row: MemberRow) {
     directPartners: Number(directPartners),
     packages,
     unreadNotifications: Number(unread),
+    emailVerified: emailVerified === true,
   };
 }
 
@@ -292,18 +302,30 @@ export async function memberForToken(db: Db, claims: TokenClaims): Promise<Signe
 }
 
 /**
+ * An email as a search shows it to someone who did not type it: the first character, `***`, and
+ * the whole domain (`a***@example.com`), enough to tell two namesakes apart, not to write to them.
+ */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf("@");
+  const first = Array.from(email.slice(0, Math.max(at, 0)))[0] ?? "";
+  return `${first}***${at >= 0 ? email.slice(at) : ""}`;
+}
+
+/**
  * The gift form's recipient search: up to SEARCH_MAX_RESULTS users (not deleted, not the caller)
  * a word of whose name starts with `text`, or whose whole email is `text`, ignoring case. A part
  * of an email (a domain, ".te", "@x.com") matches no one, so the search cannot list the members
- * of a domain or walk the address book letter by letter. Each member may search
- * SEARCH_PER_MINUTE times a minute; beyond that the search is refused with `throttled`.
+ * of a domain or walk the address book letter by letter. Each result's email is masked
+ * (`maskEmail`) unless it is the very email searched for: a name reveals no address. A gift names
+ * a result by its id (`recipientId`). Each member may search SEARCH_PER_MINUTE times a minute;
+ * beyond that the search is refused with `throttled`.
  */
 export async function searchUsers(db: Db, text: string, callerId: string) {
   const wanted = text.trim();
   await takeHit(db, SEARCH_LIMIT, callerId, () => MSG.tooManySearches);
   if (wanted === "") return [];
   const escaped = escapeLike(wanted);
-  return db
+  const found = await db
     .select({ id: users.id, name: users.name, email: users.email })
     .from(users)
     .where(
@@ -320,15 +342,17 @@ export async function searchUsers(db: Db, text: string, callerId: string) {
     )
     .orderBy(asc(users.name), asc(users.id))
     .limit(SEARCH_MAX_RESULTS);
+  const typed = wanted.toLowerCase();
+  return found.map((user) => ({ ...user, email: user.email.toLowerCase() === typed ? user.email : maskEmail(user.email) }));
 }
 
 /** A member's recipient searches, counted in `throttle_hits` (shared by every server process). */
 const SEARCH_LIMIT = { bucket: "user_search", max: SEARCH_PER_MINUTE, windowSeconds: 60 };
 
 /**
- * A gift names its recipient by email, and tells whether someone has it: a gift to an email
- * nobody has counts as a search (`countRecipientMiss`), and once the member is at
- * SEARCH_PER_MINUTE, every gift waits (`refuseRecipientLookup`, 429 `throttled`), the recipient
+ * A gift names its recipient by email (or by a search result's id), and tells whether someone
+ * has it: a gift to an email or an id nobody has counts as a search (`countRecipientMiss`), and
+ * once the member is at SEARCH_PER_MINUTE, every gift waits (`refuseRecipientLookup`, 429 `throttled`), the recipient
  * found or not, so that the answers say nothing more. Without this, gifts of 0.01 from an empty
  * balance (refused either way, but as "not found" or as "insufficient balance") would walk the
  * address book that the search's limit guards.

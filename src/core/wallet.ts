@@ -1,4 +1,6 @@
 import { and, count, desc, eq, ilike, isNull, or, sql } from "drizzle-orm";
+import { emailVerified } from "./accountTokens";
+import { queueMail } from "./mail/outbox";
 import type { Db, Tx } from "../db/client";
 import { deposits, users, withdrawals, type RequestStatus } from "../db/schema";
 import { ADMIN_GIFT_MAX_DEFAULT, MAX_AMOUNT, MAX_PENDING_DEPOSITS, MAX_PENDING_WITHDRAWALS, type Decision, type WithdrawalMethod } from "../shared/constants";
@@ -6,7 +8,7 @@ import { networkOfMethod } from "../shared/chain";
 import { withdrawalFee, type Cents } from "../shared/money";
 import { MSG } from "../shared/messages";
 import { amountTooLarge } from "../shared/schemas";
-import { refuse } from "./errors";
+import { refuse, refuseField } from "./errors";
 import { isUniqueViolation } from "./tx";
 import { EXTERNAL, hold, lockAccounts, SYSTEM, transfer } from "./ledger";
 import { likeContains, newId, normalizeEmail } from "./util";
@@ -69,19 +71,31 @@ export async function requestWithdrawal(
   tx: Tx,
   userId: string,
   input: { accountType: WithdrawalMethod; accountNumber: string; amount: Cents },
+  /** VERIFIED_EMAIL_TO_WITHDRAW: only a member who confirmed their address may ask. */
+  rules: { verifiedEmail?: boolean } = {},
 ): Promise<{ id: string }> {
   // The wallet address checked in full, checksum included, against the chosen network's.
   const address = readAddress(networkOfMethod(input.accountType), input.accountNumber);
-  if ("problem" in address) return refuse("validation", address.problem);
+  // Only the server checks the checksum: the form learns which field it is about.
+  if ("problem" in address) return refuseField("accountNumber", "validation", address.problem);
   await lockCaller(tx, userId);
+  // Read under the caller's shared row: an address once confirmed stays so (a new one is confirmed by its link).
+  if (rules.verifiedEmail && !(await emailVerified(tx, userId))) return refuse("email_not_verified");
   // The hold's conditional update locks the account row: the pending count below is taken under it.
   await hold(tx, userId, input.amount, "exceeds_available");
   // A request's own limit, told only once the balance covers the amount (withdrawSchema).
-  if (input.amount > MAX_AMOUNT) return refuse("validation", amountTooLarge());
+  if (input.amount > MAX_AMOUNT) return refuseField("amount", "validation", amountTooLarge());
   if ((await pendingOf(tx, withdrawals, userId)) >= MAX_PENDING_WITHDRAWALS) return refuse("too_many_pending_withdrawals");
   const id = newId();
   await tx.insert(withdrawals).values({ id, userId, ...input, accountNumber: address.display });
   await notifyAdminsOfRequest(tx, "withdrawal", id, userId, input.amount);
+  // A security mail (docs/rules.md#account-recovery-and-mail): money leaving is never a surprise.
+  await queueMail(tx, {
+    causeKey: `withdrawal:${id}:requested`,
+    userId,
+    template: "withdrawal_requested",
+    data: { amount: input.amount.toString(), accountType: input.accountType, accountNumber: address.display },
+  });
   return { id };
 }
 
@@ -134,8 +148,10 @@ export async function decideWithdrawal(
   await claimed?.();
   await lockAccounts(tx, [request.userId, SYSTEM, EXTERNAL]);
   await hold(tx, request.userId, -request.amount, "already_processed");
-  const decided = (text: string) =>
-    notify(tx, { userId: request.userId, kind: "withdrawal_decided", eventKey: `withdrawal:${id}`, text, data: { requestId: id, status } });
+  const decided = async (text: string) => {
+    await notify(tx, { userId: request.userId, kind: "withdrawal_decided", eventKey: `withdrawal:${id}`, text, data: { requestId: id, status } });
+    await queueMail(tx, { causeKey: `withdrawal:${id}:decided`, userId: request.userId, template: "withdrawal_decided", data: { status, text } });
+  };
   if (status === "declined") {
     await decided(texts.withdrawalDeclined(request.amount, reason));
     return { ...request, fee: null };
@@ -175,11 +191,17 @@ export async function cancelWithdrawal(tx: Tx, userId: string, id: string): Prom
   return claimed;
 }
 
-export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail: string; amount: Cents }): Promise<void> {
+export async function sendGift(tx: Tx, senderId: string, input: { recipientEmail?: string; recipientId?: string; amount: Cents }): Promise<void> {
   await lockCaller(tx, senderId);
-  const recipient = await lockActiveUser(tx, eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail)));
-  if (!recipient) return refuse("recipient_not_found");
-  if (recipient.id === senderId) return refuse("gift_to_self");
+  // By id (a search result's, whose email is masked) or by email (the earlier client); the schema asks for one.
+  const byId = input.recipientId !== undefined;
+  const recipient = await lockActiveUser(
+    tx,
+    byId ? eq(users.id, input.recipientId!) : eq(sql`lower(${users.email})`, normalizeEmail(input.recipientEmail ?? "")),
+  );
+  const field = byId ? "recipientId" : "recipientEmail";
+  if (!recipient) return refuseField(field, "recipient_not_found");
+  if (recipient.id === senderId) return refuseField(field, "gift_to_self");
   const transferId = await transfer(tx, { from: senderId, to: recipient.id, amount: input.amount, kind: "gift" });
   await notify(tx, {
     userId: recipient.id,

@@ -27,7 +27,8 @@ interface Route {
   /** The request that exercises it, when the pattern has parameters or the query matters. */
   path?: string;
   access: Access;
-  body?: unknown;
+  /** The body, or the body for a kind of caller (rows that need the caller's own password). */
+  body?: Record<string, unknown> | ((caller: Caller) => Record<string, unknown>);
   /** The answer for a caller who may act (a user, or an admin). */
   user?: number;
   admin: number;
@@ -93,6 +94,7 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/programs/:program/levels", path: "/api/programs/3p/levels", access: "public", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/auth/admin-referral-id", access: "public", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/config", access: "public", user: 200, admin: 200 },
+    { method: "GET", pattern: "/api/referrers/:referralId", path: `/api/referrers/${h.adminReferralId}`, access: "public", user: 200, admin: 200 },
     // The right password: wrong ones from one source, once per caller, would soon be throttled (429).
     { method: "POST", pattern: "/api/auth/login", access: "public", body: { email: "member@test.local", password: "member-password" }, user: 200, admin: 200 },
     { method: "POST", pattern: "/api/auth/login/2fa", access: "public", body: { ticket: "no-such-ticket", code: "123456" }, user: 400, admin: 400 },
@@ -100,10 +102,21 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/auth", access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/auth/logout", access: "user", user: 200, admin: 200 },
     { method: "GET", pattern: "/api/auth/2fa", access: "user", user: 200, admin: 200 },
-    { method: "POST", pattern: "/api/auth/2fa/setup", access: "user", user: 200, admin: 200 },
+    // The current password goes with every change of 2FA (the caller's own: wrong ones would soon throttle the logins above).
+    { method: "POST", pattern: "/api/auth/2fa/setup", access: "user", body: (caller) => ({ currentPassword: passwordOf(caller) }), user: 200, admin: 200 },
     // After the set-up above, a code that is no code is refused; disabling what is off is refused.
-    { method: "POST", pattern: "/api/auth/2fa/enable", access: "user", body: { code: "not-a-code" }, user: 400, admin: 400 },
-    { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: { code: "not-a-code" }, user: 409, admin: 409 },
+    { method: "POST", pattern: "/api/auth/2fa/enable", access: "user", body: (caller) => ({ code: "not-a-code", currentPassword: passwordOf(caller) }), user: 400, admin: 400 },
+    { method: "POST", pattern: "/api/auth/2fa/disable", access: "user", body: (caller) => ({ code: "not-a-code", currentPassword: passwordOf(caller) }), user: 409, admin: 409 },
+    // Account recovery: the same answer for any email (one per caller: each email may ask 5 an hour); a link that is none is refused.
+    { method: "POST", pattern: "/api/auth/password/forgot", access: "public", body: (caller) => ({ email: `nobody-${caller}@test.local` }), user: 200, admin: 200 },
+    { method: "POST", pattern: "/api/auth/password/reset", access: "public", body: { token: "no-such-token", password: "new-password" }, user: 400, admin: 400 },
+    { method: "POST", pattern: "/api/auth/email/confirm", access: "public", body: { token: "no-such-token" }, user: 400, admin: 400 },
+    // A new password too short: refused, and nobody is signed out for the rows after.
+    { method: "POST", pattern: "/api/auth/password", access: "user", body: (caller) => ({ currentPassword: passwordOf(caller), newPassword: "x" }), user: 400, admin: 400 },
+    // The member's address is not confirmed (a new link is mailed); the admin's is (nothing to do).
+    { method: "POST", pattern: "/api/auth/email/verify/resend", access: "user", user: 200, admin: 200 },
+    { method: "PUT", pattern: "/api/user/profile", access: "user", body: { name: "Ada Lovelace" }, user: 200, admin: 200 },
+    { method: "POST", pattern: "/api/user/email", access: "user", body: (caller) => ({ newEmail: `moved-${caller}@test.local`, password: passwordOf(caller) }), user: 200, admin: 200 },
     { method: "GET", pattern: "/api/user/details/:referralId", path: `/api/user/details/${h.adminReferralId}`, access: "user", user: 200, admin: 200 },
     { method: "POST", pattern: "/api/user/deposit", access: "user", body: { address: TRON_SENDER, transactionId: AUTHZ_DUP, amount: 5 }, user: 201, admin: 400 },
     // No network here has an extended public key: no own addresses.
@@ -146,6 +159,9 @@ useMoneyHarness(async (made) => {
 });
 
 const rowsOfTable = () => routes.map((r) => `${r.method} ${r.pattern}`);
+/** The password of the caller's account, for the rows that ask for it. */
+const passwordOf = (caller: Caller) => (caller === "admin" ? "admin-password" : "member-password");
+const bodyOf = (route: Route, caller: Caller) => (typeof route.body === "function" ? route.body(caller) : route.body);
 const pathOf = (route: Route) => route.path ?? route.pattern;
 
 function expected(route: Route, caller: Caller): number {
@@ -198,7 +214,7 @@ describe("every route answers every kind of caller as the table says", () => {
           await raw.body?.cancel().catch(() => {});
           continue;
         }
-        const res = await h.call(route.method, pathOf(route), { token, body: route.body });
+        const res = await h.call(route.method, pathOf(route), { token, body: bodyOf(route, caller) });
         seen.push(`${route.method} ${pathOf(route)} -> ${res.status}`);
         wanted.push(`${route.method} ${pathOf(route)} -> ${expected(route, caller)}`);
         if (route.text && res.status < 400) expect(typeof res.body).toBe("string");
@@ -208,4 +224,32 @@ describe("every route answers every kind of caller as the table says", () => {
       expect(seen).toEqual(wanted);
     });
   }
+});
+
+/**
+ * GET /metrics is outside /api and outside the table above: no member's token opens it, whatever
+ * the caller's kind. Without METRICS_TOKEN only a caller on the server's own machine (the
+ * socket's address), not through a proxy; with it, only its Bearer (src/server/metrics.ts).
+ */
+describe("GET /metrics: no caller of the API gets in; only this machine, or METRICS_TOKEN", () => {
+  const from = (address: string) => ({ requestIP: () => ({ address, family: "IPv4", port: 40000 }) });
+  test("every kind of caller, from elsewhere: 403; the same from this machine: 200", async () => {
+    for (const caller of CALLERS) {
+      const token = await tokens[caller]!();
+      const headers: Record<string, string> = token ? { "x-auth-token": token, authorization: `Bearer ${token}` } : {};
+      expect([caller, (await h.app.request("/metrics", { headers }, from("198.51.100.7"))).status]).toEqual([caller, 403]);
+      expect([caller, (await h.app.request("/metrics", { headers }, from("127.0.0.1"))).status]).toEqual([caller, 200]);
+    }
+  });
+
+  test("with METRICS_TOKEN: its Bearer from anywhere; every kind of caller's own token, even from this machine: 401", async () => {
+    const metricsToken = "authorization-table-metrics-token-0123456789";
+    const app = createApp(testDeps(h.db, { config: { metricsToken } }));
+    expect((await app.request("/metrics", { headers: { authorization: `Bearer ${metricsToken}` } }, from("198.51.100.7"))).status).toBe(200);
+    for (const caller of CALLERS) {
+      const token = await tokens[caller]!();
+      const headers: Record<string, string> = token ? { "x-auth-token": token, authorization: `Bearer ${token}` } : {};
+      expect([caller, (await app.request("/metrics", { headers }, from("127.0.0.1"))).status]).toEqual([caller, 401]);
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { inTransaction, pgCode } from "../core/tx";
 import { type ErrorBody, ERRORS, isErrorCode, KEY_CODES } from "../shared/errors";
 import type { Tx } from "../db/client";
 import type { AppEnv } from "./env";
-import { refusal } from "./errors";
+import { refusal, refusalBody } from "./errors";
 import { type AnswerOf, successStatus, wire } from "./reply";
 import type { ApiEndpoint } from "../shared/contract";
 
@@ -125,9 +125,10 @@ async function keptIfRefused<T>(run: () => Promise<T>): Promise<T | KeptRefusal>
  * rolled back with the operation and stored afterwards, the twin could take the key in between
  * and run.
  */
-async function keep(tx: Tx, claim: IdempotencyClaim, kept: KeptRefusal): Promise<KeptRefusal> {
-  const { code, msg } = kept.refusal;
-  await keepAnswer(tx, claim, { status: ERRORS[code].status, body: JSON.stringify({ msg, code } satisfies ErrorBody) });
+async function keep(c: Context<AppEnv>, tx: Tx, claim: IdempotencyClaim, kept: KeptRefusal): Promise<KeptRefusal> {
+  const { code, msg, field } = kept.refusal;
+  // The body the refusal is answered with (its field included), so a replay says the same.
+  await keepAnswer(tx, claim, { status: ERRORS[code].status, body: JSON.stringify(refusalBody(c, code, msg, field === undefined ? undefined : { named: field })) });
   return kept;
 }
 
@@ -176,7 +177,7 @@ export async function transact<T, E extends ApiEndpoint>(
           await reserveKey(tx, claim, knownAnswer);
           // Under a savepoint: a refusal undoes the operation's writes, not the key's row.
           const outcome = await keptIfRefused(() => tx.transaction((inner) => work(inner as unknown as Tx)));
-          if (outcome instanceof KeptRefusal) return keep(tx, claim, outcome);
+          if (outcome instanceof KeptRefusal) return keep(c, tx, claim, outcome);
           result = outcome;
         }
       } else {
@@ -186,7 +187,7 @@ export async function transact<T, E extends ApiEndpoint>(
         if (key && !key.settled) throw new Error(`${endpoint.path}: the operation did not reserve its Idempotency-Key`);
         if (outcome instanceof KeptRefusal) {
           if (!claim) throw outcome.refusal;
-          return keep(tx, claim, outcome);
+          return keep(c, tx, claim, outcome);
         }
         result = outcome;
       }

@@ -17,8 +17,11 @@ export const validate = <Target extends keyof ValidationTargets, Schema extends 
   zValidator(target, schema, (result, c) => {
     if (target === "json" && !sentAsJson(c)) return refusal(c, "validation", MSG.bodyNotJson);
     if (result.success) return wellFormed(result.data) ? undefined : refusal(c, "bad_character");
-    const code = refusalCodeOf(result.error.issues[0]);
-    return code ? refusal(c, code) : refusal(c, "validation", firstProblem(result.error.issues));
+    const issue = result.error.issues[0];
+    const code = refusalCodeOf(issue);
+    // A code of its own is about the field it was found at (docs/rules.md#errors).
+    const foundAt = issue?.path[0];
+    return code ? refusal(c, code, undefined, undefined, typeof foundAt === "string" ? { foundAt } : undefined) : refusal(c, "validation", firstProblem(result.error.issues));
   });
 
 /** The first problem a schema found, in words; a body that is no object at all says so. */

@@ -144,6 +144,12 @@ export const displayTransactionId = (network: Network, canonical: string) => (ne
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+/** What an address of the right shape whose checksum does not match is told (src/core/chain/addresses.ts; the withdraw form too). */
+export const CHECKSUM_PROBLEM: Record<Network, string> = {
+  TRC20: "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet.",
+  BEP20: "This BEP20 (BNB Smart Chain) address is not valid: its checksum (the mix of upper and lower case) does not match. Copy it again from your wallet.",
+};
+
 /**
  * The shape of a wallet address on `network`, after NFKC and trimming: TRC20 is T and 33 more
  * base58 characters, BEP20 is 0x and 40 hexadecimal characters. The checksum is checked on the

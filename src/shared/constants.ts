@@ -138,6 +138,11 @@ export const NOTIFICATION_KIND_INFO = {
   withdrawal_decided: { label: "Your withdrawal was accepted or declined", mutable: false },
   pending_request: { label: "A member requested a deposit or a withdrawal (admins)", mutable: true },
 } as const satisfies Record<NotificationKind, { label: string; mutable: boolean }>;
+/**
+ * Kinds mailed whatever the member's settings say: a security mail goes with each
+ * (docs/rules.md#account-recovery-and-mail). The others are mailed when the member asks.
+ */
+export const ALWAYS_MAILED_KINDS: readonly NotificationKind[] = ["withdrawal_decided"];
 /** Kinds only admins receive: members' settings do not list them. */
 export const ADMIN_NOTIFICATION_KINDS: readonly NotificationKind[] = ["pending_request"];
 export const NOTIFICATION_PAGE_SIZE = 20;

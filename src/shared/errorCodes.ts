@@ -25,6 +25,8 @@ export const ERROR_CODES = [
   "two_factor_already_enabled",
   "two_factor_not_enabled",
   "login_ticket_invalid",
+  "wrong_password",
+  "two_factor_code_required",
 
   // Accounts
   "email_taken",
@@ -32,6 +34,8 @@ export const ERROR_CODES = [
   "user_not_found",
   "partner_not_found",
   "cannot_delete_admin",
+  "token_invalid",
+  "email_not_verified",
 
   // Money
   "insufficient_balance",

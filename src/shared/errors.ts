@@ -36,6 +36,13 @@ export const ERRORS = {
   two_factor_not_enabled: { status: 409, msg: MSG.twoFactorNotEnabled },
   /** The ticket of a password login (2FA on) is unknown, expired, used or spent by wrong codes. */
   login_ticket_invalid: { status: 400, msg: MSG.loginTicketInvalid },
+  /**
+   * The current password, asked of a signed-in member before what could lock them out (the
+   * password, the email, two-factor), was wrong. 400, not 401: the session itself is fine.
+   */
+  wrong_password: { status: 400, msg: MSG.wrongPassword },
+  /** A password reset of an account with 2FA on needs a code (or a recovery code) too. */
+  two_factor_code_required: { status: 400, msg: MSG.twoFactorCodeRequired },
 
   // Accounts
   email_taken: { status: 409, msg: MSG.emailTaken },
@@ -44,6 +51,10 @@ export const ERRORS = {
   /** Not a member of the caller's team (or deleted, or unknown): other members' teams stay private. */
   partner_not_found: { status: 404, msg: MSG.partnerNotFound },
   cannot_delete_admin: { status: 403, msg: MSG.cannotDeleteAdmin },
+  /** A mailed link's token that is unknown, expired, used, or of an address the account no longer has. */
+  token_invalid: { status: 400, msg: MSG.tokenInvalid },
+  /** VERIFIED_EMAIL_TO_WITHDRAW=1 and the member has not confirmed their address yet. */
+  email_not_verified: { status: 403, msg: MSG.emailNotVerified },
 
   // Money
   insufficient_balance: { status: 400, msg: MSG.insufficientBalance },
@@ -101,6 +112,12 @@ type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 503;
 export interface ErrorBody {
   msg: string;
   code: ErrorCode;
+  /**
+   * The body field the refusal is about, when the endpoint names one for its code (`fields` of
+   * its contract entry: an amount above the balance, an unknown referral ID, an address whose
+   * checksum fails): the form shows the sentence at that field. Absent otherwise.
+   */
+  field?: string;
 }
 
 

@@ -10,6 +10,12 @@ export const PAGES = {
   home: "/",
   login: "/login",
   register: "/register",
+  /** Asks for a password reset link by mail (linked from the login page). */
+  forgotPassword: "/forgot-password",
+  /** Where a reset link lands: ?token=... and a new password. */
+  resetPassword: "/reset-password",
+  /** Where an address's confirmation link lands (a sign-up's, an email change's): ?token=... */
+  confirmEmail: "/confirm-email",
   /** The public, server-rendered explanation of programs, slots, cycles, fees and prices. */
   howItWorks: "/how-it-works",
   /** The dashboard's index: the profile. */
@@ -25,6 +31,8 @@ export const PAGES = {
   security: `${DASHBOARD}/security`,
   /** The member's notifications (the header's bell). */
   notifications: `${DASHBOARD}/notifications`,
+  /** Payments that passed the member by (?program=&level= for one level), linked from the earnings and the levels. */
+  missed: `${DASHBOARD}/missed`,
   allUsers: `${DASHBOARD}/all-users`,
   adminDashboard: `${DASHBOARD}/admin-dashboard`,
   adminWithdraw: `${DASHBOARD}/admin-withdraw`,
@@ -48,6 +56,15 @@ const normalise = (path: string) => path.split(/[?#]/, 1)[0]!.replace(/(.)\/+$/,
 export function isPage(path: string, page: PagePath, { nested = false }: { nested?: boolean } = {}): boolean {
   const [here, target] = [normalise(path), normalise(page)];
   return here === target || (nested && here.startsWith(`${target}/`));
+}
+
+/** The missed earnings page, of one program or one level of it when given. */
+export function missedPage(filter: { program?: string; level?: number } = {}): string {
+  const query = new URLSearchParams();
+  if (filter.program) query.set("program", filter.program);
+  if (filter.level !== undefined) query.set("level", String(filter.level));
+  const text = query.toString();
+  return text ? `${PAGES.missed}?${text}` : PAGES.missed;
 }
 
 /** The sign-up link that fills in a member's referral ID. */

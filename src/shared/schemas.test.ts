@@ -36,9 +36,9 @@ describe("amounts", () => {
   test("refuse more than 2 decimals with a clear message", () => {
     expect(firstMessage(depositSchema, deposit(12.345))).toBe("Amount must have at most 2 decimal places.");
     expect(firstMessage(depositSchema, deposit("12.345"))).toBe("Amount must have at most 2 decimal places.");
-    // The gift's amount has the spec's one sentence for every problem.
-    expect(firstMessage(giftSchema, { amount: 0.1 + 0.2, recipientEmail: "a@b.co" })).toBe("Please enter a valid positive amount.");
-    expect(firstMessage(adminGiftSchema, { amount: "1.005" })).toBe("Please enter a valid positive amount.");
+    // Every amount field says it in the same words, a gift's included (one error style).
+    expect(firstMessage(giftSchema, { amount: 0.1 + 0.2, recipientEmail: "a@b.co" })).toBe("Amount must have at most 2 decimal places.");
+    expect(firstMessage(adminGiftSchema, { amount: "1.005" })).toBe("Amount must have at most 2 decimal places.");
   });
 
   test("refuse zero and negative amounts", () => {
@@ -85,7 +85,7 @@ describe("amounts", () => {
     expect(firstMessage(depositSchema, { address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", transactionId: TX })).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(null))).toBe("Amount is required.");
     expect(firstMessage(depositSchema, deposit(""))).toBe("Amount is required.");
-    expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Please enter a valid positive amount.");
+    expect(firstMessage(giftSchema, { recipientEmail: "a@b.co" })).toBe("Amount is required.");
     expect(firstMessage(withdrawSchema, { accountType: "USDT TRC20", accountNumber: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" })).toBe("Amount is required.");
   });
 
@@ -159,6 +159,15 @@ describe("other payloads", () => {
     for (const bad of ["not-an-email", "a b@example.com", "a@", "@example.com", "a@-example.com"]) {
       expect(firstMessage(newsletterSchema, { email: bad })).toBe("Please enter a valid email address.");
     }
+  });
+
+  test("a gift names its recipient by email or by a search result's id, one of the two", () => {
+    expect(giftSchema.parse({ amount: 1, recipientEmail: " a@b.co " })).toEqual({ amount: 100n, recipientEmail: "a@b.co" });
+    expect(giftSchema.parse({ amount: 1, recipientId: " u-42 " })).toEqual({ amount: 100n, recipientId: "u-42" });
+    expect(firstMessage(giftSchema, { amount: 1 })).toBe("Email is required.");
+    expect(firstMessage(giftSchema, { amount: 1, recipientEmail: "a@b.co", recipientId: "u-42" })).toBe("Name the recipient by recipientEmail or by recipientId, not both.");
+    // An id no user can have is refused as an unknown recipient (its own code, recipient_not_found).
+    for (const recipientId of ["", "x".repeat(65), "a\u0000b"]) expect(firstMessage(giftSchema, { amount: 1, recipientId })).toBe("Recipient not found.");
   });
 
   test("login needs an email and a password", () => {

@@ -6,6 +6,7 @@ import {
   DECISIONS,
   EARNINGS_DAYS,
   EARNINGS_MAX_DAYS,
+  LEVELS_PER_PROGRAM,
   REASON_MAX_LENGTH,
   REQUEST_TYPES,
   STATEMENT_KINDS,
@@ -78,7 +79,7 @@ const requiredText = (label: string, max = 200) =>
  * The browser's own rule for an input of type email (the forms use one), so the server accepts
  * what the form lets through: a host without a dot, like the first-start admin@localhost, too.
  */
-const email = z.pipe(
+export const email = z.pipe(
   z.string({ error: "Email is required." }).check(z.trim(), z.minLength(1, "Email is required."), z.maxLength(254, "Email must be at most 254 characters.")),
   z.email({ pattern: z.regexes.html5Email, error: "Please enter a valid email address." }),
 );
@@ -145,12 +146,21 @@ export const loginSchema = z.object({
   password: z.string({ error: "Password is required." }).check(z.minLength(1, "Password is required."), z.maxLength(1024, "Password is too long.")),
 });
 
+/** A password chosen now (sign-up, reset, change): the sign-up's rules. */
+export const newPassword = (label = "Password") =>
+  z
+    .string({ error: `${label} is required.` })
+    .check(z.minLength(PASSWORD_MIN_LENGTH, `${label} must be at least ${PASSWORD_MIN_LENGTH} characters.`), z.maxLength(1024, `${label} is too long.`));
+
+/** The password a signed-in member already has, asked before what could lock them out (docs/rules.md#account-recovery-and-mail). */
+export const currentPassword = z
+  .string({ error: "Please type your current password." })
+  .check(z.minLength(1, "Please type your current password."), z.maxLength(1024, "Password is too long."));
+
 export const registerSchema = z.object({
   name: personName,
   email,
-  password: z
-    .string({ error: "Password is required." })
-    .check(z.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`), z.maxLength(1024, "Password is too long.")),
+  password: newPassword(),
   // An ID no user can have is refused as an unknown one is (invalid_referral), not as a validation.
   referralId: z
     .string({ error: "Referral ID is required." })
@@ -237,13 +247,37 @@ export const levelActionSchema = z.object({
   expectedCost: z.optional(amount({ label: "Expected cost", min: 0n, positiveMessage: "Expected cost must be 0 or more." })),
 });
 
-/** The spec's one sentence for any gift amount that is not a number of at least 0.01 in steps of 0.01. */
-const giftAmount = () => amount({ min: MIN_GIFT, positiveMessage: MSG.invalidGiftAmount, invalidMessage: MSG.invalidGiftAmount });
+/**
+ * A gift's amount: the spec's sentence for a zero or negative one; the other problems (missing,
+ * not a number, three decimals, too large) say which they are, as every amount field does.
+ */
+const giftAmount = () => amount({ min: MIN_GIFT, positiveMessage: MSG.invalidGiftAmount });
 
+/** The amount of a gift alone: what the gift forms (a member's, an admin's) ask for. */
+export const giftAmountSchema = z.object({ amount: giftAmount() });
+
+/**
+ * A user gift names its recipient by email (the earlier client), or by `recipientId`, the `_id`
+ * of a search result (whose email is masked): one of the two. An ID no user can have (too long,
+ * a control character) is refused as an unknown recipient.
+ */
 export const giftSchema = z.object({
   amount: giftAmount(),
-  recipientEmail: email,
-});
+  recipientEmail: z.optional(email),
+  recipientId: z.optional(
+    z
+      .string({ error: MSG.recipientNotFound })
+      .check(z.trim(), z.refine((text) => text.length >= 1 && text.length <= 64 && !CONTROL_CHARACTERS.test(text), { error: MSG.recipientNotFound, ...refusedAs("recipient_not_found") })),
+  ),
+}).check(
+  z.superRefine((gift, ctx) => {
+    if (gift.recipientEmail === undefined && gift.recipientId === undefined) {
+      ctx.issues.push({ code: "custom", message: "Email is required.", input: gift.recipientEmail, path: ["recipientEmail"] });
+    } else if (gift.recipientEmail !== undefined && gift.recipientId !== undefined) {
+      ctx.issues.push({ code: "custom", message: "Name the recipient by recipientEmail or by recipientId, not both.", input: gift.recipientId, path: ["recipientId"] });
+    }
+  }),
+);
 
 /** A notification's id, as the API writes it (a decimal string). */
 const notificationId = (message: string, notString?: string) => z.string(notString ? { error: notString } : undefined).check(z.regex(/^[1-9][0-9]{0,17}$/, message));
@@ -277,11 +311,18 @@ export const notificationsReadSchema = z.union([
   },
 });
 
-/** PUT /api/user/notifications/settings: the kinds to mute, all of them (the others are received). */
+const kindList = (field: string) =>
+  z
+    .array(z.enum(NOTIFICATION_KINDS, { error: `Each kind must be ${oneOf(NOTIFICATION_KINDS)}.` }), { error: `${field} must be a list of notification kinds.` })
+    .check(z.maxLength(NOTIFICATION_KINDS.length, `${field} may name at most ${NOTIFICATION_KINDS.length} kinds.`));
+
+/**
+ * PUT /api/user/notifications/settings: the kinds to mute, all of them (the others are received),
+ * and the kinds to receive by mail too, all of them (absent: as they were).
+ */
 export const notificationSettingsSchema = z.object({
-  muted: z
-    .array(z.enum(NOTIFICATION_KINDS, { error: `Each kind must be ${oneOf(NOTIFICATION_KINDS)}.` }), { error: "muted must be a list of notification kinds." })
-    .check(z.maxLength(NOTIFICATION_KINDS.length, `muted may name at most ${NOTIFICATION_KINDS.length} kinds.`)),
+  muted: kindList("muted"),
+  mailed: z.optional(kindList("mailed")),
 });
 
 export const adminGiftSchema = z.object({
@@ -431,6 +472,12 @@ export const sweptSchema = z.object({
 export const depositAddressParam = z.object({
   network: z.enum(NETWORKS, { error: `Network must be ${oneOf(NETWORKS)}.` }),
   index: wholeNumber(0, 2 ** 31 - 1, "Index must be a whole number."),
+});
+
+/** `?page=&program=&level=`: the member's missed earnings, optionally of one program, or one level of it. */
+export const missedQuery = z.extend(pageQuery, {
+  program: z.optional(z.enum(PROGRAMS, { error: `Program must be ${oneOf(PROGRAMS)}.` })),
+  level: z.optional(wholeNumber(1, LEVELS_PER_PROGRAM, `Level must be a whole number from 1 to ${LEVELS_PER_PROGRAM}.`)),
 });
 
 /** `?page=&type=`: the member's own requests, of one type or both. */

@@ -2,19 +2,11 @@ import { type ReactNode, useState } from "react";
 import toast from "react-hot-toast";
 import { MIN_GIFT } from "../../shared/constants";
 import type { Cents } from "../../shared/money";
-import * as z from "zod/mini";
-import { amountTooLarge, giftSchema } from "../../shared/schemas";
-import { showFailure, successMessage } from "../lib/serverMessage";
+import { giftAmountSchema } from "../../shared/schemas";
+import { failAtField, showFailure, successMessage } from "../lib/serverMessage";
 import { useSchemaForm } from "../lib/useSchemaForm";
 import { AmountInput, Field } from "./Field";
 import { Modal } from "./Modal";
-
-/** The gift's amount rule, the same for a member's gift and an admin's. */
-const amountSchema = z.pick(giftSchema, { amount: true });
-// The spec has one message for every unusable amount (empty, zero, negative, 3 decimals);
-// an amount above the maximum says what the maximum is.
-const INVALID = "Please enter a valid positive amount.";
-const TOO_LARGE = amountTooLarge();
 
 interface GiftDialogProps {
   open: boolean;
@@ -28,13 +20,25 @@ interface GiftDialogProps {
   send: (amount: Cents) => Promise<unknown>;
   /** Asked before sending (a dialog naming who and how much); false sends nothing and keeps the form. */
   confirm?: (amount: Cents) => Promise<boolean>;
+  /** A limit known before sending (the largest admin gift): what is wrong with `amount`, or null. Checked before `confirm`. */
+  limit?: (amount: Cents) => string | null;
   successDefault: string;
   onClose: () => void;
 }
 
-/** An amount form in a modal: open -> sending -> closed on success (spec section 4). */
-export function GiftDialog({ open, title, email, label, hint, pending, send, confirm, successDefault, onClose }: GiftDialogProps) {
-  const { values, errors, set, submit, reset } = useSchemaForm(amountSchema, { amount: "" });
+/**
+ * An amount form in a modal: open -> sending -> closed on success (spec section 4). The amount's
+ * messages are the shared schema's; a limit known in advance is told at the field before any
+ * confirmation, and a refusal of the server about the amount (the balance, the limit) at the
+ * field too.
+ */
+export function GiftDialog({ open, title, email, label, hint, pending, send, confirm, limit, successDefault, onClose }: GiftDialogProps) {
+  const { values, errors, set, submit, reset, fail } = useSchemaForm(giftAmountSchema, { amount: "" }, {
+    check: (_values, data) => {
+      const problem = data && limit?.(data.amount);
+      return problem ? { amount: problem } : {};
+    },
+  });
   // While the confirmation is up, Escape is its own: it must not close this dialog under it.
   const [confirming, setConfirming] = useState(false);
   const busy = pending || confirming;
@@ -54,7 +58,7 @@ export function GiftDialog({ open, title, email, label, hint, pending, send, con
       toast.success(successMessage(await send(amount), successDefault));
       close();
     } catch (failure) {
-      showFailure(failure, "An error occurred.");
+      if (!failAtField(failure, fail, { amount: "amount" })) showFailure(failure, "An error occurred.");
     }
   });
 
@@ -62,7 +66,7 @@ export function GiftDialog({ open, title, email, label, hint, pending, send, con
     <Modal open={open} title={title} onClose={close} dismissible={!busy}>
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <p className="muted break-all text-sm">{email}</p>
-        <Field label={label} error={errors.amount && (errors.amount === TOO_LARGE ? TOO_LARGE : INVALID)} hint={hint}>
+        <Field label={label} error={errors.amount} hint={hint}>
           {(a11y) => <AmountInput {...a11y} min={MIN_GIFT} value={values.amount} onChange={set("amount")} />}
         </Field>
         <div className="flex justify-end gap-3">

@@ -4,6 +4,8 @@ import { environmentManager } from "@tanstack/react-query";
 import { expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { MEMBER } from "../../shared/contract/member";
+import { MSG } from "../../shared/messages";
+import { closeDialogsAfterEach } from "../../testing/dialogs";
 import type { Answer } from "../../shared/contract/wire";
 import { makeMe, renderClient, wireMe } from "../../testing/renderClient";
 import DepositPage from "../features/deposit/DepositPage";
@@ -12,6 +14,7 @@ import WithdrawPage from "../features/withdraw/WithdrawPage";
 import { RequestsList } from "./RequestsList";
 
 useDom();
+closeDialogsAfterEach();
 
 type Page = Answer<typeof MEMBER.requests.response>;
 type Item = Page["items"][number];
@@ -212,3 +215,86 @@ test("while a transfer is confirming the list reads itself again, without a relo
     environmentManager.setIsServer(() => wasServer);
   }
 }, 20_000);
+
+const ADDRESS = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
+const pendingWithdrawal = request("w2", { type: "withdrawal", amount: 2_000n, method: "USDT TRC20", address: ADDRESS, net: 1_840n, createdAt: at(5) });
+const cancelledWithdrawal = request("w3", {
+  type: "withdrawal",
+  amount: 3_000n,
+  status: "declined",
+  method: "USDT TRC20",
+  reason: "Cancelled by the member.",
+  decidedAt: at(6),
+  cancelled: true,
+});
+
+test("a withdrawal shows where it is paid, its network, its fee and what arrives; a cancelled one says 'Cancelled by you', not declined", async () => {
+  serve(() => wirePage([pendingWithdrawal, acceptedWithdrawal, cancelledWithdrawal]));
+  renderClient(<Both />, { me });
+  const table = await screen.findByRole("table", { name: /Your deposit and withdrawal requests/ });
+  const [pending, accepted, cancelled] = within(table).getAllByRole("row").slice(1) as [HTMLElement, HTMLElement, HTMLElement];
+  // Pending: the fee it will have and the net (20.00 less 8%), and the address.
+  expect(within(pending).getByText("1.60 $")).toBeTruthy();
+  expect(within(pending).getByText("18.40 $").parentElement!.textContent).toBe("To receive 18.40 $");
+  expect(within(pending).getByTitle(ADDRESS)).toBeTruthy();
+  expect(within(pending).getByText("TRC20 (TRON)")).toBeTruthy();
+  expect(within(accepted).getByText("46.00 $").parentElement!.textContent).toBe("Paid out 46.00 $");
+  expect(within(cancelled).getByText("Cancelled by you")).toBeTruthy();
+  expect(within(cancelled).queryByText("Declined")).toBeNull();
+  expect(within(cancelled).queryByText(/Reason:/)).toBeNull();
+  expect(within(cancelled).queryByText(/Fee/)).toBeNull();
+  // Only a pending withdrawal can be cancelled.
+  expect(within(pending).getByRole("button", { name: "Cancel withdrawal of 20.00\u00a0$" })).toBeTruthy();
+  expect(within(accepted).queryByRole("button", { name: /^Cancel/ })).toBeNull();
+  expect(within(cancelled).queryByRole("button", { name: /^Cancel/ })).toBeNull();
+});
+
+function serveCancel(cancel: () => Response) {
+  let items = [pendingWithdrawal];
+  const seen = serveFetch((r) => {
+    const url = new URL(r.url);
+    if (url.pathname === "/api/auth") return json(wireMe(me));
+    if (url.pathname === "/api/user/requests") return json(wirePage(items));
+    if (url.pathname === "/api/user/withdrawals/w2/cancel") {
+      const answer = cancel();
+      if (answer.status === 200) items = [{ ...pendingWithdrawal, status: "declined", cancelled: true, net: null, decidedAt: at(7), reason: "Cancelled by the member." }];
+      if (answer.status === 409) items = [{ ...pendingWithdrawal, status: "accepted", fee: 160n, decidedAt: at(7) }];
+      return answer;
+    }
+    return json({ msg: "Not found.", code: "not_found" }, 404);
+  });
+  return seen;
+}
+
+test("Cancel asks first; confirmed, it posts the cancel with an Idempotency-Key, then the balance and the list are read again", async () => {
+  const seen = serveCancel(() => json({ msg: MSG.withdrawalCancelled }));
+  renderClient(<WithdrawPage />, { me });
+  fireEvent.click(await screen.findByRole("button", { name: "Cancel withdrawal of 20.00\u00a0$" }));
+  const confirmation = await screen.findByRole("dialog", { name: "Cancel this withdrawal?" });
+  expect(confirmation.textContent).toContain(`20.00\u00a0$ to ${ADDRESS} will not be paid`);
+  fireEvent.click(within(confirmation).getByRole("button", { name: "Yes, cancel it" }));
+  expect(await screen.findByText(MSG.withdrawalCancelled)).toBeTruthy();
+  expect(await screen.findByText("Cancelled by you")).toBeTruthy();
+  const post = seen.find((r) => r.method === "POST")!;
+  expect(new URL(post.url).pathname).toBe("/api/user/withdrawals/w2/cancel");
+  expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
+  const reads = (path: string) => seen.filter((r) => r.method === "GET" && new URL(r.url).pathname === path).length;
+  await waitFor(() => expect(reads("/api/user/requests")).toBe(2));
+  // The balance was the test's own until then: read from the server once the hold is gone.
+  expect(reads("/api/auth")).toBeGreaterThanOrEqual(1);
+});
+
+test("Cancel dismissed sends nothing; one an admin decided first says so and the list shows the decision", async () => {
+  const seen = serveCancel(() => json({ msg: "This request has already been processed.", code: "already_processed" }, 409));
+  renderClient(<WithdrawPage />, { me });
+  const button = await screen.findByRole("button", { name: "Cancel withdrawal of 20.00\u00a0$" });
+  fireEvent.click(button);
+  fireEvent.click(within(await screen.findByRole("dialog", { name: "Cancel this withdrawal?" })).getByRole("button", { name: "Cancel" }));
+  await waitFor(() => expect(screen.queryByRole("dialog", { name: "Cancel this withdrawal?" }) === null).toBe(true));
+  expect(seen.some((r) => r.method === "POST")).toBe(false);
+  fireEvent.click(button);
+  fireEvent.click(within(await screen.findByRole("dialog", { name: "Cancel this withdrawal?" })).getByRole("button", { name: "Yes, cancel it" }));
+  expect(await screen.findByText("This request has already been processed.")).toBeTruthy();
+  expect(await screen.findByText("Accepted")).toBeTruthy();
+  expect(screen.queryByRole("button", { name: /^Cancel withdrawal/ })).toBeNull();
+});

@@ -31,6 +31,30 @@ export function successMessage(answer: unknown, fallback: string): string {
   return msgOf(answer) ?? fallback;
 }
 
+/**
+ * A refusal about one field of the request (the answer's `field`, docs/rules.md#errors), with its
+ * sentence: the form shows it at that field. Null for anything else.
+ */
+export function refusedField(error: unknown): { field: string; msg: string } | null {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return null;
+  const field = (error.body as { field?: unknown } | undefined)?.field;
+  const msg = msgOf(error.body);
+  return typeof field === "string" && field !== "" && msg !== undefined ? { field, msg } : null;
+}
+
+/**
+ * Shows a refusal about a field at the form's field (`fail` of useSchemaForm) when the form has
+ * it: `fields` maps the API's field names to the form's. Answers whether it did, so the caller
+ * toasts only the refusals that are about no field of the form.
+ */
+export function failAtField<K>(error: unknown, fail: (key: K, msg: string) => void, fields: Partial<Record<string, K>>): boolean {
+  const refusal = refusedField(error);
+  const key = refusal ? fields[refusal.field] : undefined;
+  if (!refusal || key === undefined) return false;
+  fail(key, refusal.msg);
+  return true;
+}
+
 function msgOf(body: unknown): string | undefined {
   if (!body || typeof body !== "object") return undefined;
   const msg = (body as { msg?: unknown }).msg;
@@ -48,13 +72,15 @@ export interface ToastTexts {
  * Runs `send` behind a loading toast that becomes the server's answer (or the defaults when
  * it says nothing). Resolves to whether the request succeeded, so forms know when to clear.
  */
-export async function withToast(texts: ToastTexts, send: () => Promise<unknown>): Promise<boolean> {
+export async function withToast(texts: ToastTexts, send: () => Promise<unknown>, atField?: (error: unknown) => boolean): Promise<boolean> {
   const id = toast.loading(texts.loading);
   try {
     toast.success(successMessage(await send(), texts.success), { id });
     return true;
   } catch (error) {
-    showFailure(error, texts.failure, { id });
+    // A refusal shown at its field (`atField` answers whether it was) needs no toast as well.
+    if (atField?.(error)) toast.dismiss(id);
+    else showFailure(error, texts.failure, { id });
     return false;
   }
 }

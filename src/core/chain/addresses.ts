@@ -1,5 +1,5 @@
 import { getAddress, isAddress } from "viem";
-import { type Network, readAddressShape } from "../../shared/chain";
+import { CHECKSUM_PROBLEM, type Network, readAddressShape } from "../../shared/chain";
 import { hexToTron, tronToHex } from "./tron";
 
 export type Hex = `0x${string}`;
@@ -15,12 +15,12 @@ export function readAddress(network: Network, text: string): { display: string; 
   if ("problem" in shape) return shape;
   if (network === "TRC20") {
     const hex = tronToHex(shape.address);
-    if (!hex) return { problem: "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet." };
+    if (!hex) return { problem: CHECKSUM_PROBLEM.TRC20 };
     return { display: shape.address, hex };
   }
   const mixed = shape.address.slice(2) !== shape.address.slice(2).toLowerCase() && shape.address.slice(2) !== shape.address.slice(2).toUpperCase();
   if (mixed && !isAddress(shape.address, { strict: true })) {
-    return { problem: "This BEP20 (BNB Smart Chain) address is not valid: its checksum (the mix of upper and lower case) does not match. Copy it again from your wallet." };
+    return { problem: CHECKSUM_PROBLEM.BEP20 };
   }
   const hex = shape.address.toLowerCase() as Hex;
   return { display: getAddress(hex), hex };

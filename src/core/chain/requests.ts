@@ -3,7 +3,7 @@ import type { Tx } from "../../db/client";
 import { deposits, withdrawals } from "../../db/schema";
 import { DEFAULT_NETWORK, type Network, networkOfMethod, readTransactionId } from "../../shared/chain";
 import type { Cents } from "../../shared/money";
-import { refuse } from "../errors";
+import { refuse, refuseField } from "../errors";
 import { isUniqueViolation } from "../tx";
 import { ADVISORY_LOCKS } from "../advisoryLocks";
 import { readAddress } from "./addresses";
@@ -80,9 +80,10 @@ export interface DepositInput {
 export function depositRow(input: DepositInput, checkOnChain: boolean) {
   const network = input.network ?? DEFAULT_NETWORK;
   const id = readTransactionId(network, input.transactionId);
-  if ("problem" in id) return refuse("validation", id.problem);
+  if ("problem" in id) return refuseField("transactionId", "validation", id.problem);
   const address = readAddress(network, input.address);
-  if ("problem" in address) return refuse("validation", address.problem);
+  // Only the server checks the checksum: the form learns which field it is about.
+  if ("problem" in address) return refuseField("address", "validation", address.problem);
   return {
     network,
     address: address.display,

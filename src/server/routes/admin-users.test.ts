@@ -24,6 +24,8 @@ describe("GET /api/admin/users", () => {
     expect(res.body.users.at(-1)).toMatchObject({ email: ADMIN.email, role: "admin" });
     expect(JSON.stringify(res.body)).not.toContain("argon2");
     expect(JSON.stringify(res.body).toLowerCase()).not.toContain("password");
+    // ADMIN_GIFT_MAX (10,000 by default), so the gift form checks it before the confirmation.
+    expect(res.body.adminGiftMax).toBe(10_000);
   });
 
   test("GET /api/admin/users pages by page and limit, 10 a page by default", async () => {
@@ -44,7 +46,7 @@ describe("GET /api/admin/users", () => {
     const byFive = (await list("?page=3&limit=5")).body;
     expect(byFive.totalPages).toBe(Math.ceil(total / 5));
     expect(byFive.users.map((u: { _id: string }) => u._id)).toEqual(all.users.slice(10, 15).map((u: { _id: string }) => u._id));
-    expect((await list("?page=999")).body).toEqual({ users: [], totalPages: Math.ceil(total / 10) });
+    expect((await list("?page=999")).body).toEqual({ users: [], totalPages: Math.ceil(total / 10), adminGiftMax: 10_000 });
   });
 
   test("GET /api/admin/users refuses a page or limit that is not a whole number in range", async () => {

@@ -49,9 +49,10 @@ export const adminRoutes = new Hono<AppEnv>()
       () => ({ msg: MSG.requestDecided(status) }),
     );
   })
-  .get(API.users.path, validate("query", API.users.query), async (c) =>
-    reply(c, API.users, await listUsers(c.get("deps").db, c.req.valid("query"))),
-  )
+  .get(API.users.path, validate("query", API.users.query), async (c) => {
+    const { db, config } = c.get("deps");
+    return reply(c, API.users, { ...(await listUsers(db, c.req.valid("query"))), adminGiftMax: config.adminGiftMax });
+  })
   .delete(API.deleteUser.path, (c) =>
     transact(
       c,

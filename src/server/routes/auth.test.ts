@@ -155,14 +155,14 @@ describe("POST /api/auth/register", () => {
     expect((await register({ name: "First", email, password: "secret", referralId: h.adminReferralId })).status).toBe(201);
     for (const again of [email, email.toUpperCase(), ` ${email.replace(/^a/, "A")} `]) {
       const res = await register({ name: "Second", email: again, password: "secret", referralId: h.adminReferralId });
-      expect(res).toEqual({ status: 409, body: { msg: "A user with this email already exists.", code: "email_taken" }, headers: res.headers });
+      expect(res).toEqual({ status: 409, body: { msg: "A user with this email already exists.", code: "email_taken", field: "email" }, headers: res.headers });
     }
   });
 
   test("POST /api/auth/register refuses an unknown referral ID", async () => {
     const res = await register({ name: "Nobody", email: freshEmail(), password: "secret", referralId: "ZZZZZZZZ" });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral" });
+    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral", field: "referralId" });
   });
 
   test("POST /api/auth/register refuses the referral ID of a deleted user", async () => {
@@ -170,7 +170,7 @@ describe("POST /api/auth/register", () => {
     expect((await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken })).status).toBe(200);
     const res = await register({ name: "Orphan", email: freshEmail(), password: "secret", referralId: gone.myReferralId });
     expect(res.status).toBe(400);
-    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral" });
+    expect(res.body).toEqual({ msg: "Invalid referral ID.", code: "invalid_referral", field: "referralId" });
   });
 
   test("POST /api/auth/register refuses a password shorter than 6 characters", async () => {

@@ -163,7 +163,7 @@ describe.skipIf(skip !== null)("deposits verified on chain (anvil)", () => {
     await claimTron(first.token, carol, hash, 100);
     expect(await pass()).toMatchObject({ credited: 1 });
 
-    const duplicate = { status: 400, body: { code: "duplicate_transaction", msg: MSG.duplicateTransaction } };
+    const duplicate = { status: 400, body: { code: "duplicate_transaction", msg: MSG.duplicateTransaction, field: "transactionId" } };
     const letter = /[a-f]/.exec(id)!;
     const at = letter.index;
     const spellings: [string, unknown][] = [

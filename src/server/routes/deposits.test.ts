@@ -288,3 +288,20 @@ describe("GET /api/admin/deposits", () => {
     expect(await search(`plain-${tag}`)).toEqual([plain]);
   });
 });
+
+describe("refusals of a deposit name the field they are about", () => {
+  test("an ID already claimed names transactionId; a sender address whose checksum fails names address", async () => {
+    const user = await h.signUp();
+    const transactionId = txId();
+    await h.deposit(user.token, 10, { transactionId });
+    expect((await submit(user.token, { address: TRON_SENDER, transactionId, amount: 10 })).body).toEqual({
+      msg: "This transaction ID has already been submitted.",
+      code: "duplicate_transaction",
+      field: "transactionId",
+    });
+    const broken = `${TRON_SENDER.slice(0, -1)}${TRON_SENDER.endsWith("a") ? "b" : "a"}`;
+    const res = await submit(user.token, { address: broken, transactionId: txId(), amount: 10 });
+    expect(res.body).toEqual({ code: "validation", msg: "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet.", field: "address" });
+    await h.checkLedger();
+  });
+});

@@ -104,14 +104,17 @@ describe("POST /api/user/gift", () => {
     const recipient = await h.signUp();
     await h.fund(sender.token, 10);
     const cases: [Record<string, unknown>, string][] = [
+      // The spec's sentence for a zero or negative amount; the other problems say which they are,
+      // in the words of every amount field (a deposit's, a withdrawal's).
       [{ amount: 0, recipientEmail: recipient.email }, "Please enter a valid positive amount."],
       [{ amount: -1, recipientEmail: recipient.email }, "Please enter a valid positive amount."],
-      // The spec's one sentence for any amount that is not a number of at least 0.01 in cents.
-      [{ amount: 1.005, recipientEmail: recipient.email }, "Please enter a valid positive amount."],
-      [{ amount: "1,5", recipientEmail: recipient.email }, "Please enter a valid positive amount."],
-      [{ recipientEmail: recipient.email }, "Please enter a valid positive amount."],
+      [{ amount: 1.005, recipientEmail: recipient.email }, "Amount must have at most 2 decimal places."],
+      [{ amount: "1.234", recipientEmail: recipient.email }, "Amount must have at most 2 decimal places."],
+      [{ amount: "1,5", recipientEmail: recipient.email }, "Amount must be a number."],
+      [{ recipientEmail: recipient.email }, "Amount is required."],
       [{ amount: 1 }, "Email is required."],
       [{ amount: 1, recipientEmail: "not-an-email" }, "Please enter a valid email address."],
+      [{ amount: 1, recipientEmail: recipient.email, recipientId: recipient.id }, "Name the recipient by recipientEmail or by recipientId, not both."],
     ];
     for (const [body, msg] of cases) {
       const res = await gift(sender.token, body);
@@ -119,6 +122,71 @@ describe("POST /api/user/gift", () => {
     }
     expect((await h.me(sender.token)).balance).toBe(10);
     expect((await h.me(recipient.token)).balance).toBe(0);
+    await h.checkLedger();
+  });
+});
+
+describe("POST /api/user/gift by recipientId", () => {
+  test("a search result's _id names the recipient: the member picking a name (email masked) still sends the gift", async () => {
+    const sender = await h.signUp();
+    const tag = `Gifted${crypto.randomUUID().slice(0, 5)}`;
+    const recipient = await h.signUp({ name: `${tag} Person` });
+    await h.fund(sender.token, 20);
+    const found = await h.call("GET", `/api/user/search?search=${tag}`, { token: sender.token });
+    expect(found.body).toEqual([{ _id: recipient.id, name: `${tag} Person`, email: `${recipient.email[0]}***@${recipient.email.split("@")[1]}` }]);
+    expect(await gift(sender.token, { amount: "7.50", recipientId: found.body[0]._id })).toMatchObject({ status: 200, body: { msg: "Gift sent successfully!" } });
+    expect((await h.me(sender.token)).balance).toBe(12.5);
+    expect((await h.me(recipient.token)).balance).toBe(7.5);
+    const [move] = await h.db.select().from(transfers).where(eq(transfers.toAccount, recipient.id));
+    expect(move).toMatchObject({ fromAccount: sender.id, amount: 750n, kind: "gift" });
+    await h.checkLedger();
+  });
+
+  test("an unknown, deleted or own id is refused at the recipientId field, and moves nothing", async () => {
+    const sender = await h.signUp();
+    const gone = await h.signUp();
+    await h.fund(sender.token, 10);
+    await h.call("DELETE", `/api/admin/users/${gone.id}`, { token: h.adminToken });
+    const notFound = { status: 404, body: { msg: "Recipient not found.", code: "recipient_not_found", field: "recipientId" } };
+    for (const recipientId of ["no-such-user", gone.id, "x".repeat(65), "bad\u0000id"]) {
+      const res = await gift(sender.token, { amount: 1, recipientId });
+      expect({ recipientId, status: res.status, body: res.body }).toEqual({ recipientId, ...notFound });
+    }
+    expect(await gift(sender.token, { amount: 1, recipientId: sender.id })).toMatchObject({
+      status: 400,
+      body: { msg: "You cannot send a gift to yourself.", code: "gift_to_self", field: "recipientId" },
+    });
+    // By email, the same refusals name that field.
+    expect(await gift(sender.token, { amount: 1, recipientEmail: "nobody@test.local" })).toMatchObject({ status: 404, body: { field: "recipientEmail" } });
+    expect((await h.me(sender.token)).balance).toBe(10);
+    await h.checkLedger();
+  });
+
+  test("ids nobody has count against the searches, as unknown emails do: past SEARCH_PER_MINUTE every gift waits", async () => {
+    const prober = await h.signUp();
+    const member = await h.signUp();
+    for (let i = 0; i < SEARCH_PER_MINUTE; i++) {
+      expect(await gift(prober.token, { amount: "0.01", recipientId: `guess-${i}` })).toMatchObject({ status: 404, body: { code: "recipient_not_found" } });
+    }
+    const throttled = { status: 429, body: { code: "throttled", msg: MSG.tooManySearches } };
+    expect(await gift(prober.token, { amount: "0.01", recipientId: member.id })).toMatchObject(throttled);
+    expect(await gift(prober.token, { amount: "0.01", recipientEmail: member.email })).toMatchObject(throttled);
+    expect((await h.call("GET", "/api/user/search?search=anyone", { token: prober.token })).status).toBe(429);
+    await h.checkLedger();
+  });
+
+  test("a gift above the available balance is refused at the amount field, and a replay with the same key says the same", async () => {
+    const sender = await h.signUp();
+    const recipient = await h.signUp();
+    await h.fund(sender.token, 5);
+    const keyed = () =>
+      h.call("POST", "/api/user/gift", { token: sender.token, body: { amount: "5.01", recipientId: recipient.id }, headers: { "Idempotency-Key": `over-${sender.id}` } });
+    const refused = { status: 400, body: { msg: "Insufficient balance.", code: "insufficient_balance", field: "amount" } };
+    const first = await keyed();
+    expect({ status: first.status, body: first.body }).toEqual(refused);
+    const again = await keyed();
+    expect({ status: again.status, body: again.body, replayed: again.headers.get("Idempotent-Replayed") }).toEqual({ ...refused, replayed: "true" });
+    expect((await h.me(sender.token)).balance).toBe(5);
     await h.checkLedger();
   });
 });
@@ -144,8 +212,8 @@ describe("POST /api/admin/users/{id}/gift", () => {
     expect(await adminGift("no-such-user", { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
     expect(await adminGift(gone.id, { amount: 5 })).toMatchObject({ status: 404, body: { msg: "User not found.", code: "user_not_found" } });
     expect(await adminGift(user.id, { amount: 0 })).toMatchObject({ status: 400, body: { msg: "Please enter a valid positive amount." } });
-    expect(await adminGift(user.id, { amount: 2.999 })).toMatchObject({ status: 400, body: { msg: "Please enter a valid positive amount." } });
-    expect(await adminGift(user.id, {})).toMatchObject({ status: 400, body: { msg: "Please enter a valid positive amount." } });
+    expect(await adminGift(user.id, { amount: 2.999 })).toMatchObject({ status: 400, body: { msg: "Amount must have at most 2 decimal places." } });
+    expect(await adminGift(user.id, {})).toMatchObject({ status: 400, body: { msg: "Amount is required." } });
     expect(await h.account(gone.id)).toEqual({ balance: 0n, held: 0n });
     expect((await h.me(user.token)).balance).toBe(0);
     await h.checkLedger();
@@ -174,9 +242,10 @@ describe("POST /api/admin/users/{id}/gift: members only, at most ADMIN_GIFT_MAX"
 
   test("a gift above ADMIN_GIFT_MAX (10,000 by default) is refused with 400 'admin_gift_too_large', naming the maximum", async () => {
     const member = await h.signUp();
+    // The refusal is about the amount: the form shows it there.
     expect(await adminGift(member.id, { amount: "10000.01" })).toMatchObject({
       status: 400,
-      body: { msg: "A gift from system funds can be at most 10,000 USDT.", code: "admin_gift_too_large" },
+      body: { msg: "A gift from system funds can be at most 10,000 USDT.", code: "admin_gift_too_large", field: "amount" },
     });
     expect(await adminGift(member.id, { amount: 250_000 })).toMatchObject({ status: 400, body: { code: "admin_gift_too_large" } });
     expect((await h.me(member.token)).balance).toBe(0);
@@ -203,12 +272,13 @@ describe("GET /api/user/search", () => {
     const me = await h.signUp();
     const zed = await h.signUp({ name: "Zebulon Searchable", email: `zeb-${crypto.randomUUID().slice(0, 6)}@finder.test` });
     const byName = await h.call("GET", "/api/user/search?search=zEBUL", { token: me.token });
-    expect(byName).toMatchObject({ status: 200, body: [{ _id: zed.id, name: "Zebulon Searchable", email: zed.email }] });
+    // A name match shows the email masked (docs/rules.md#gifts).
+    expect(byName).toMatchObject({ status: 200, body: [{ _id: zed.id, name: "Zebulon Searchable", email: "z***@finder.test" }] });
     expect(Object.keys(byName.body[0]).sort()).toEqual(["_id", "email", "name"]);
     const bySecondWord = await h.call("GET", "/api/user/search?search=SEARCHA", { token: me.token });
     expect(bySecondWord.body.map((u: { _id: string }) => u._id)).toEqual([zed.id]);
     const byEmail = await h.call("GET", `/api/user/search?search=${encodeURIComponent(zed.email.toUpperCase())}`, { token: me.token });
-    expect(byEmail.body.map((u: { _id: string }) => u._id)).toEqual([zed.id]);
+    expect(byEmail.body).toEqual([{ _id: zed.id, name: "Zebulon Searchable", email: zed.email }]);
     // A domain, or any other part of an email, lists no one.
     expect((await h.call("GET", "/api/user/search?search=FINDER.TEST", { token: me.token })).body).toEqual([]);
   });

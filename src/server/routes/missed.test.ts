@@ -121,6 +121,29 @@ test("GET /api/user/missed pages newest first, 20 a page", async () => {
   expect([bad.status, bad.body.code]).toEqual([400, "validation"]);
 });
 
+test("GET /api/user/missed?program=&level= lists one program, or one level, with its own pages and total (the page a level links to)", async () => {
+  const ref = await m.member(undefined, 0, "Idle");
+  const partner = await m.member(ref, 200, "Buyer");
+  for (const program of ["3p", "6p"]) for (let level = 1; level <= 3; level++) await m.bought(partner, program, level);
+  const list = async (query: string) => (await h.call("GET", `/api/user/missed?${query}`, { token: ref.token })).body;
+  const levels = (page: any) => page.items.map((i: any) => `${i.program}/${i.level}`);
+  expect((await list("")).total).toBe(6);
+  expect(levels(await list("program=6p"))).toEqual(["6p/3", "6p/2", "6p/1"]);
+  const one = await list("program=3p&level=2");
+  expect({ ...one, items: itemsOf(one) }).toEqual({ items: [item("Buyer", "not_active", 10, 2)], page: 1, totalPages: 1, total: 1 });
+  expect(levels(await list("level=1"))).toEqual(["6p/1", "3p/1"]);
+  expect(await list("program=3p&level=12")).toEqual({ items: [], page: 1, totalPages: 1, total: 0 });
+  for (const [query, msg] of [
+    ["program=9p", "Program must be 3p or 6p."],
+    ["level=13", "Level must be a whole number from 1 to 12."],
+    ["level=two", "Level must be a whole number from 1 to 12."],
+  ]) {
+    const res = await h.call("GET", `/api/user/missed?${query}`, { token: ref.token });
+    expect({ query, status: res.status, body: res.body }).toEqual({ query, status: 400, body: { msg, code: "validation" } });
+  }
+  await h.checkLedger();
+});
+
 test.skipIf(!onPostgres)("on Postgres, read while payments pass the member by, the page and the total agree (one snapshot)", async () => {
   const m = matrixHelpers(h);
   const frozen = await m.member(undefined, 50);

@@ -29,7 +29,7 @@ test("every amount field refuses more than 1,000,000.00 with 400 'validation' an
     expect({ amount, status: withdrawal.status, body: withdrawal.body }).toEqual({
       amount,
       status: 400,
-      body: { msg: "Withdrawal amount cannot exceed your available balance.", code: "exceeds_available" },
+      body: { msg: "Withdrawal amount cannot exceed your available balance.", code: "exceeds_available", field: "amount" },
     });
     const answers = [
       await h.call("POST", "/api/user/deposit", { token: user.token, body: { address: TRON_SENDER, transactionId: randomTxId(), amount } }),

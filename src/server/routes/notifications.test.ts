@@ -11,7 +11,7 @@ import { useMoneyHarness } from "../../testing/useHarness";
 import { MAX_STREAMS_PER_MEMBER } from "../../shared/constants";
 import { MSG } from "../../shared/messages";
 import { CATCH_UP_MS } from "../events";
-import { STREAM_QUEUE_LIMIT } from "./notifications";
+import { REPLAY_LIMIT, STREAM_QUEUE_LIMIT } from "./notifications";
 
 // Notifications (docs/rules.md#notifications): each kind written once, in its event's transaction,
 // read through GET /api/user/notifications, and streamed live by GET /api/user/events.
@@ -491,6 +491,58 @@ describe("GET /api/user/events", () => {
       await expect(again.next(200)).rejects.toThrow("no event in time");
     } finally {
       again.close();
+    }
+  });
+
+  /** Writes `count` notifications for `userId` in one transaction, with no live event (as if published by nobody). */
+  const writeMany = (userId: string, count: number, tag: string) =>
+    h.db.transaction(async (tx) => {
+      for (let i = 1; i <= count; i++) await notify(tx, { userId, kind: "partner_joined", eventKey: `${tag}-${i}`, text: `${tag} ${i} joined your team as your direct partner.` });
+    });
+  const newestOf = async (token: string) => (await h.call("GET", "/api/user/notifications", { token })).body.items[0]._id as string;
+
+  test("a resume replays at most REPLAY_LIMIT notifications: exactly that many are sent, one more and the stream sends one `reset` (id: the newest) instead", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const fresh = await openStream(alice.token);
+    await expect(fresh.next(100)).rejects.toThrow("no event in time");
+    const start = fresh.start()!;
+    fresh.close();
+    await writeMany(alice.id, REPLAY_LIMIT, "within");
+    const within = await openStream(alice.token, start);
+    try {
+      for (let i = 1; i <= REPLAY_LIMIT; i++) expect(await within.next()).toMatchObject({ event: "notification", data: { text: `within ${i} joined your team as your direct partner.` } });
+      await expect(within.next(200)).rejects.toThrow("no event in time");
+    } finally {
+      within.close();
+    }
+    await writeMany(alice.id, REPLAY_LIMIT + 1, "past");
+    // From where the client was, and from the very start: thousands would be as cheap as these.
+    for (const from of [start, "0"]) {
+      const newest = await newestOf(alice.token);
+      const past = await openStream(alice.token, from);
+      try {
+        expect(await past.next()).toEqual({ event: "reset", id: newest, data: {} });
+        await expect(past.next(200)).rejects.toThrow("no event in time");
+        // Live from there on.
+        await h.signUp({ name: "Later", referralId: alice.myReferralId });
+        expect(await past.next()).toMatchObject({ event: "notification", data: { text: "Later joined your team as your direct partner." } });
+      } finally {
+        past.close();
+      }
+    }
+  });
+
+  test("a live stream that falls more than REPLAY_LIMIT behind (their live events lost) gets one `reset` too, then goes on live", async () => {
+    const alice = await h.signUp({ name: "Alice" });
+    const stream = await openStream(alice.token);
+    try {
+      await writeMany(alice.id, REPLAY_LIMIT + 5, "burst");
+      const reset = await stream.next(CATCH_UP_MS * 3);
+      expect(reset).toEqual({ event: "reset", id: await newestOf(alice.token), data: {} });
+      await h.signUp({ name: "After", referralId: alice.myReferralId });
+      expect(await stream.next()).toMatchObject({ event: "notification", data: { text: "After joined your team as your direct partner." } });
+    } finally {
+      stream.close();
     }
   });
 

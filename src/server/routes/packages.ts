@@ -70,6 +70,7 @@ export const packageRoutes = new Hono<AppEnv>()
     const { cycle } = c.req.valid("query");
     return reply(c, API.matrix, await matrixOf(c.get("deps").db, c.get("user").id, program, level, cycle));
   })
-  .get(API.missed.path, validate("query", API.missed.query), async (c) =>
-    reply(c, API.missed, await missedOf(c.get("deps").db, c.get("user").id, c.req.valid("query").page)),
-  );
+  .get(API.missed.path, validate("query", API.missed.query), async (c) => {
+    const { page, program, level } = c.req.valid("query");
+    return reply(c, API.missed, await missedOf(c.get("deps").db, c.get("user").id, page, { program, level }));
+  });

@@ -62,3 +62,34 @@ test("30 searches a minute per member, then 429 throttled with a message; others
   await h.db.execute(sql`UPDATE ${throttleHits} SET created_at = created_at - interval '61 seconds' WHERE key = ${me.id}`);
   expect(await search(me.token, "nobody")).toEqual([]);
 });
+
+/** Results in a fixed order (the answer's is by name, which depends on the database's collation). */
+const byId = <T extends { _id: string }>(rows: T[]) => [...rows].sort((a, b) => a._id.localeCompare(b._id));
+
+test("a name match shows each email masked (first character, ***, the whole domain); the whole email typed shows it whole", async () => {
+  const me = await h.signUp();
+  const tag = `Mask${crypto.randomUUID().slice(0, 5)}`;
+  const alice = await h.signUp({ name: `${tag} Alice`, email: `Alice.${tag}@Example.com` });
+  const bob = await h.signUp({ name: `${tag} Bob`, email: `b@${tag}.test` });
+  const byName = await h.call("GET", `/api/user/search?search=${tag}`, { token: me.token });
+  expect(byId(byName.body)).toEqual(
+    byId([
+      { _id: alice.id, name: `${tag} Alice`, email: "A***@Example.com" },
+      { _id: bob.id, name: `${tag} Bob`, email: `b***@${tag}.test` },
+    ]),
+  );
+  // No address anyone typed only part of: no answer to a name carries a whole one.
+  expect(JSON.stringify(byName.body)).not.toContain(alice.email);
+  // The whole email, in any case: that member, with their email as kept.
+  const byEmail = await h.call("GET", `/api/user/search?search=${encodeURIComponent(`alice.${tag}@example.COM`)}`, { token: me.token });
+  expect(byEmail.body).toEqual([{ _id: alice.id, name: `${tag} Alice`, email: `Alice.${tag}@Example.com` }]);
+  // A name that happens to read like an email is still masked unless it is that member's own email.
+  const lookalike = await h.signUp({ name: `b@${tag}.test`, email: `other-${tag}@test.local` });
+  const both = await h.call("GET", `/api/user/search?search=${encodeURIComponent(`b@${tag}.test`)}`, { token: me.token });
+  expect(byId(both.body)).toEqual(
+    byId([
+      { _id: bob.id, name: `${tag} Bob`, email: `b@${tag}.test` },
+      { _id: lookalike.id, name: `b@${tag}.test`, email: "o***@test.local" },
+    ]),
+  );
+});

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { hasOwnAddresses, isVerified } from "../../core/chain/config";
+import { inviterName } from "../../core/inviters";
 import { subscribe } from "../../core/newsletter";
 import { NETWORKS } from "../../shared/chain";
 import { API } from "../../shared/contract";
@@ -30,4 +31,9 @@ export const siteRoutes = new Hono<AppEnv>()
   .post(API.newsletter.path, validate("json", API.newsletter.body), async (c) => {
     const subscription = await subscribe(c.get("deps").db, c.req.valid("json").email, sourceAddress(c));
     return reply(c, API.newsletter, { msg: subscription === "subscribed" ? MSG.subscribed : MSG.alreadySubscribed });
+  })
+  // The register page names the inviter; unknown IDs are limited per address as sign-ups are.
+  .get(API.inviter.path, async (c) => {
+    const { db, config } = c.get("deps");
+    return reply(c, API.inviter, await inviterName(db, c.req.param("referralId"), sourceAddress(c), config.signupLimit));
   });

@@ -40,7 +40,7 @@ export const userRoutes = new Hono<AppEnv>()
     transact(
       c,
       API.withdraw,
-      (tx) => requestWithdrawal(tx, c.get("user").id, c.req.valid("json")),
+      (tx) => requestWithdrawal(tx, c.get("user").id, c.req.valid("json"), { verifiedEmail: c.get("deps").config.verifiedEmailToWithdraw }),
       () => ({ msg: MSG.withdrawalSubmitted }),
     ),
   )

@@ -281,3 +281,36 @@ describe("POST /api/user/withdrawals/:id/cancel", () => {
     }
   });
 });
+
+describe("refusals of a withdrawal name the field they are about", () => {
+  test("an address whose checksum fails names accountNumber; an amount above the available balance, however written, names amount", async () => {
+    const user = await funded(100);
+    const broken = "TAhg2d6fag37Fz2PC7djKygisJ6aAuGqZi";
+    const checksum = await submit(user.token, { ...request(10), accountNumber: broken });
+    expect(checksum.body).toEqual({
+      code: "validation",
+      msg: "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet.",
+      field: "accountNumber",
+    });
+    // Above the balance: by the hold, and by the schema (too many digits to be any balance).
+    for (const amount of [100.01, "99999999999999"]) {
+      const res = await submit(user.token, request(amount));
+      expect({ amount, status: res.status, body: res.body }).toEqual({ amount, status: 400, body: { ...exceeds.body, field: "amount" } });
+    }
+    // A problem the form's own schema finds first is answered as before, without a field.
+    expect((await submit(user.token, request("1.234"))).body).toEqual({ code: "validation", msg: "Amount must have at most 2 decimal places." });
+    expect(await h.me(user.token)).toMatchObject({ balance: 100, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+
+  test("a cancel sent again with its Idempotency-Key is replayed, not refused: the client's retry after a lost answer", async () => {
+    const user = await funded(30);
+    const id = await h.withdraw(user.token, 30);
+    const keyed = () => h.call("POST", `/api/user/withdrawals/${id}/cancel`, { token: user.token, headers: { "Idempotency-Key": `cancel-${id}` } });
+    expect(await keyed()).toMatchObject({ status: 200, body: { msg: "Withdrawal cancelled. The amount is available in your balance again." } });
+    const again = await keyed();
+    expect([again.status, again.headers.get("Idempotent-Replayed")]).toEqual([200, "true"]);
+    expect(await h.me(user.token)).toMatchObject({ balance: 30, pendingWithdrawalsTotal: 0 });
+    await h.checkLedger();
+  });
+});

@@ -76,7 +76,12 @@ export const withdrawalRequest = entity({
 export const withdrawalRequests = z.array(withdrawalRequest);
 
 export const listedUser = entity({ name: z.string(), email: z.string(), role, balance: money, createdAt: timestamp });
-export const userPage = z.object({ users: z.array(listedUser), totalPages: z.int() });
+export const userPage = z.object({
+  users: z.array(listedUser),
+  totalPages: z.int(),
+  /** ADMIN_GIFT_MAX: the largest gift from system funds, so the gift form says so before any confirmation. */
+  adminGiftMax: z.optional(money),
+});
 
 export const auditEntry = z.object({
   id: z.string(),
@@ -128,7 +133,7 @@ export const ADMIN = {
   decideWithdrawal: endpoint({ method: "PUT", path: "/admin/withdrawals/:id", body: S.decisionSchema, response: message }),
   users: endpoint({ method: "GET", path: "/admin/users", query: S.userListQuery, response: userPage }),
   deleteUser: endpoint({ method: "DELETE", path: "/admin/users/:id", response: message }),
-  adminGift: endpoint({ method: "POST", path: "/admin/users/:id/gift", body: S.adminGiftSchema, response: message }),
+  adminGift: endpoint({ method: "POST", path: "/admin/users/:id/gift", body: S.adminGiftSchema, response: message, fields: { admin_gift_too_large: "amount" } }),
   audit: endpoint({ method: "GET", path: "/admin/audit", query: S.pageQuery, response: auditPage }),
   userDepositAddresses: endpoint({ method: "GET", path: "/admin/users/:id/deposit-addresses", response: memberDepositAddresses }),
   sweepList: endpoint({ method: "GET", path: "/admin/deposit-addresses/sweep", response: sweepList }),

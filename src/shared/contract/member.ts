@@ -179,21 +179,47 @@ export const csv = z.string();
 export const notificationItem = entity({ kind: z.enum(NOTIFICATION_KINDS), text: z.string(), createdAt: timestamp, read: z.boolean() });
 export const notificationPage = z.object({ items: z.array(notificationItem), totalPages: z.int(), unread: z.int() });
 export const unread = z.object({ unread: z.int() });
-/** Which kinds the member receives: `mutable` false for security notices, which cannot be muted. */
+/**
+ * Which kinds the member receives: `mutable` false for security notices, which cannot be muted;
+ * `mailed`, whether each is mailed too (`mailable` false: always, as a security mail).
+ */
 export const notificationSettings = z.object({
-  kinds: z.array(z.object({ kind: z.enum(NOTIFICATION_KINDS), label: z.string(), muted: z.boolean(), mutable: z.boolean() })),
+  kinds: z.array(
+    z.object({
+      kind: z.enum(NOTIFICATION_KINDS),
+      label: z.string(),
+      muted: z.boolean(),
+      mutable: z.boolean(),
+      mailed: z.optional(z.boolean()),
+      mailable: z.optional(z.boolean()),
+    }),
+  ),
 });
-/** Server-Sent Events (text/event-stream): `notification` (data: a notificationItem, id: its _id), `balance`, `pending` (admins). */
+/**
+ * Server-Sent Events (text/event-stream): `ready` (id: where the stream starts), `notification`
+ * (data: a notificationItem, id: its _id), `balance`, `pending` (admins), and `reset` (id: the
+ * member's newest notification) when a resume (Last-Event-ID) missed more than 100
+ * notifications: none of them is sent, and the client refetches what it shows. A server that
+ * stops ends the stream with a `retry:` line: reconnect after that many ms.
+ */
 export const eventStream = z.string();
 
 export const MEMBER = {
   referrer: endpoint({ method: "GET", path: "/user/details/:referralId", response: referrer }),
-  deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201 }),
+  deposit: endpoint({ method: "POST", path: "/user/deposit", body: S.depositSchema, response: message, status: 201, fields: { duplicate_transaction: "transactionId" } }),
   depositAddress: endpoint({ method: "GET", path: "/user/deposit/address", query: S.depositAddressQuery, response: ownDepositAddress }),
-  withdraw: endpoint({ method: "POST", path: "/user/withdraw", body: S.withdrawSchema, response: message, status: 201 }),
+  withdraw: endpoint({
+    method: "POST",
+    path: "/user/withdraw",
+    body: S.withdrawSchema,
+    response: message,
+    status: 201,
+    fields: { exceeds_available: "amount", insufficient_balance: "amount" },
+  }),
   cancelWithdrawal: endpoint({ method: "POST", path: "/user/withdrawals/:id/cancel", response: message }),
   searchUsers: endpoint({ method: "GET", path: "/user/search", query: S.searchQuery, response: foundUsers }),
-  gift: endpoint({ method: "POST", path: "/user/gift", body: S.giftSchema, response: message }),
+  // recipient_not_found and gift_to_self name the field the recipient was given in (sendGift).
+  gift: endpoint({ method: "POST", path: "/user/gift", body: S.giftSchema, response: message, fields: { insufficient_balance: "amount", recipient_not_found: "recipientEmail" } }),
   purchase: endpoint({ method: "POST", path: "/user/packages/purchase/:program/:level", body: S.levelActionSchema, response: message }),
   unfreeze: endpoint({ method: "POST", path: "/user/packages/unfreeze/:program/:level", body: S.levelActionSchema, response: message }),
   purchasePreview: endpoint({ method: "GET", path: "/user/packages/purchase/:program/:level/preview", response: levelPreview }),
@@ -202,7 +228,7 @@ export const MEMBER = {
   partners: endpoint({ method: "GET", path: "/user/partners", query: S.partnersQuery, response: partnerPage }),
   transactions: endpoint({ method: "GET", path: "/user/transactions", query: S.statementQuery, response: transactionPage }),
   transactionsCsv: endpoint({ method: "GET", path: "/user/transactions.csv", query: S.statementFilter, response: csv }),
-  missed: endpoint({ method: "GET", path: "/user/missed", query: S.pageQuery, response: missedPage }),
+  missed: endpoint({ method: "GET", path: "/user/missed", query: S.missedQuery, response: missedPage }),
   requests: endpoint({ method: "GET", path: "/user/requests", query: S.requestsQuery, response: requestPage }),
   earnings: endpoint({ method: "GET", path: "/user/earnings", query: S.earningsQuery, response: earnings }),
   notifications: endpoint({ method: "GET", path: "/user/notifications", query: S.pageQuery, response: notificationPage }),

@@ -26,6 +26,9 @@ export const siteConfig = z.object({
   networks: z.array(depositNetwork),
 });
 
+/** Whose referral ID it is, for the register page: the name alone (anyone may ask). */
+export const inviter = z.object({ name: z.string() });
+
 export const levelPrice = z.object({ level: z.int(), cost: money, unfreezeCost: money });
 export const levelPrices = z.array(levelPrice);
 
@@ -34,4 +37,5 @@ export const PUBLIC = {
   levels: endpoint({ method: "GET", path: "/programs/:program/levels", response: levelPrices }),
   config: endpoint({ method: "GET", path: "/config", response: siteConfig }),
   newsletter: endpoint({ method: "POST", path: "/newsletter", body: S.newsletterSchema, response: message, status: 201 }),
+  inviter: endpoint({ method: "GET", path: "/referrers/:referralId", response: inviter }),
 } as const;

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { LEVEL_STATUSES, PROGRAMS, REQUEST_STATUSES, ROLES } from "../constants";
+import type { ErrorCode } from "../errorCodes";
 import { type Cents, toDollars } from "../money";
 
 /**
@@ -76,6 +77,11 @@ export interface Endpoint {
   status?: 201;
   body?: z.core.$ZodType;
   query?: z.core.$ZodType;
+  /**
+   * The refusals of this call that are about one field of its body, by code: their answer
+   * carries that field's name (`field`), so a form shows the sentence at the field.
+   */
+  fields?: Partial<Record<ErrorCode, string>>;
 }
 
 export const endpoint = <const E extends Endpoint>(e: E) => e;

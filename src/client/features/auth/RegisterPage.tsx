@@ -1,14 +1,17 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import toast from "react-hot-toast";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { PAGES } from "../../../shared/pages";
 import { registerSchema } from "../../../shared/schemas";
 import { Field } from "../../components/Field";
-import { showFailure, successMessage } from "../../lib/serverMessage";
+import { showAtField } from "../../lib/fieldFailure";
+import { successMessage } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useAdminReferralId, useRegister } from "./api/register";
+import { useInviter } from "./api/inviter";
+import { ApiError } from "../../lib/api";
 import { AuthFrame } from "../../../ui/AuthFrame";
-import { PasswordField } from "./PasswordField";
+import { PasswordField } from "../../components/PasswordField";
 
 /** The confirmation is the form's own rule: the API never receives it. */
 function confirmation(values: { password: string; confirmPassword: string }) {
@@ -19,7 +22,7 @@ function confirmation(values: { password: string; confirmPassword: string }) {
 export default function RegisterPage() {
   const [params] = useSearchParams();
   const ref = params.get("ref")?.trim() ?? "";
-  const { values, setValues, errors, set, submit } = useSchemaForm(
+  const { values, setValues, errors, set, submit, fail } = useSchemaForm(
     registerSchema,
     { name: "", email: "", password: "", confirmPassword: "", referralId: ref },
     { check: confirmation },
@@ -40,13 +43,32 @@ export default function RegisterPage() {
         toast.success(successMessage(answer, "Registration successful! Please log in."));
         navigate(PAGES.login);
       },
-      onError: (error) => {
-        showFailure(error, "Registration failed. Please try again.");
-      },
+      // At its field: the server's own rules (a name that passes for staff by its Unicode skeleton), a taken email, an unknown ID.
+      onError: (error) => showAtField(error, fail, { validation: "name", email_taken: "email", invalid_referral: "referralId" }, "Registration failed. Please try again."),
     }),
   );
 
   const underAdmin = !ref && Boolean(adminId) && values.referralId.trim() === adminId;
+  // The link's inviter by name, so the visitor knows whose team they join; an unknown ID is said at the field.
+  const inviter = useInviter(ref);
+  const inviterRefused = inviter.error instanceof ApiError && inviter.error.code === "invalid_referral" ? inviter.error.message : null;
+  const told = useRef(false);
+  useEffect(() => {
+    // Once: `fail` is a new function every render, and typing in the field clears what it showed.
+    if (!inviterRefused || told.current) return;
+    told.current = true;
+    fail("referralId", inviterRefused);
+  }, [inviterRefused, fail]);
+  const fromLink = Boolean(ref) && values.referralId.trim() === ref;
+  const referralHint = fromLink
+    ? inviter.data
+      ? `Joining under ${inviter.data.name} (${ref})`
+      : "Filled in from your invitation link."
+    : underAdmin
+      ? `Joining under the platform's first account (${adminId}): no invitation link was used.`
+      : !ref && admin.isPending
+        ? "Loading the default referral ID..."
+        : undefined;
   const text = (name: "name" | "email", label: string, type: string, autoComplete: string) => (
     <Field label={label} error={errors[name]}>
       {(control) => (
@@ -72,7 +94,7 @@ export default function RegisterPage() {
         <Field
           label="Referral ID"
           error={errors.referralId}
-          hint={ref ? "Filled in from your invitation link." : underAdmin ? "Registering under Admin ID" : admin.isPending ? "Loading the default referral ID..." : undefined}
+          hint={referralHint}
         >
           {(control) => (
             <input {...control} name="referralId" type="text" autoComplete="off" spellCheck={false} required value={values.referralId} onChange={set("referralId")} className="input font-mono" />

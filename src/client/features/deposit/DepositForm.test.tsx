@@ -92,3 +92,22 @@ test("on BEP20 the form takes 0x IDs and addresses, and names the network in the
   expect(await screen.findByText("Deposit request submitted successfully.")).toBeTruthy();
   expect(await seen[0]!.json()).toEqual({ network: "BEP20", address: "0x52908400098527886E0F7030069857D2E4169EE7", transactionId: `0x${TX}`, amount: "7.00" });
 });
+
+test("a refusal the server sends with a field (an ID already claimed, an address whose checksum fails) is said at that field, not as a toast", async () => {
+  let answer = () => json({ msg: MSG.duplicateTransaction, code: "duplicate_transaction", field: "transactionId" }, 400);
+  serveFetch(() => answer());
+  renderClient(<DepositForm />);
+  fill("Your wallet address", TRON_ADDRESS);
+  fill("Transaction ID", TX);
+  fill("Amount (USDT)", "5");
+  submit();
+  await waitFor(() => expect(screen.getByLabelText("Transaction ID").getAttribute("aria-invalid")).toBe("true"));
+  expect(screen.getAllByText(MSG.duplicateTransaction)).toHaveLength(1);
+  const checksum = "This TRC20 (TRON) address is not valid: its checksum does not match. Copy it again from your wallet.";
+  answer = () => json({ msg: checksum, code: "validation", field: "address" }, 400);
+  fill("Transaction ID", "cd".repeat(32));
+  submit();
+  await waitFor(() => expect(screen.getByLabelText("Your wallet address").getAttribute("aria-invalid")).toBe("true"));
+  expect(screen.getAllByText(checksum)).toHaveLength(1);
+  expect(screen.queryByText(MSG.duplicateTransaction)).toBeNull();
+});

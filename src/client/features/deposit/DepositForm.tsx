@@ -4,11 +4,13 @@ import { MIN_DEPOSIT } from "../../../shared/constants";
 import { MSG } from "../../../shared/messages";
 import { depositSchema } from "../../../shared/schemas";
 import { AmountInput, Field } from "../../components/Field";
-import { withToast } from "../../lib/serverMessage";
+import { failAtField, withToast } from "../../lib/serverMessage";
 import { useSchemaForm } from "../../lib/useSchemaForm";
 import { useCreateDeposit } from "./api/createDeposit";
 
 const EMPTY = { address: "", transactionId: "", amount: "" };
+/** The server's refusals about a field of the request, by the form's field names. */
+const FIELDS = { address: "address", transactionId: "transactionId", amount: "amount" } as const;
 
 /** What each network's IDs and addresses look like, for the hints. */
 const SHAPES: Record<Network, { address: string; transactionId: string }> = {
@@ -23,7 +25,7 @@ const SHAPES: Record<Network, { address: string; transactionId: string }> = {
  * browsers; the attributes stay for keyboards and assistive tech.
  */
 export function DepositForm({ network = DEFAULT_NETWORK }: { network?: Network }) {
-  const { values, setValues, errors, set, submit, reset } = useSchemaForm(depositSchema, { ...EMPTY, network: network as string });
+  const { values, setValues, errors, set, submit, reset, fail } = useSchemaForm(depositSchema, { ...EMPTY, network: network as string });
   const deposit = useCreateDeposit();
 
   // The network picked on the page is the one the request names.
@@ -32,7 +34,9 @@ export function DepositForm({ network = DEFAULT_NETWORK }: { network?: Network }
   const onSubmit = submit(async (data) => {
     const texts = { loading: "Submitting deposit request...", success: MSG.depositSubmitted, failure: "Submission failed." };
     const { txHash: _canonical, ...request } = data;
-    if (await withToast(texts, () => deposit.submit(request))) {
+    // An ID already claimed, an address whose checksum fails: said at that field.
+    const atField = (error: unknown) => failAtField(error, fail, FIELDS);
+    if (await withToast(texts, () => deposit.submit(request), atField)) {
       reset();
       setValues((current) => ({ ...current, network }));
     }

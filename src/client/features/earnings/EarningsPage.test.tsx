@@ -128,3 +128,14 @@ test("where a canvas can be drawn the chart has its place, hidden from assistive
     HTMLCanvasElement.prototype.getContext = getContext;
   }
 });
+
+test("the missed totals link to the list of each missed payment", async () => {
+  serve();
+  renderClient(<EarningsPage />, { me });
+  const card = (label: string) => screen.getByText(label).parentElement!;
+  expect(await screen.findByText("Missed, last 30 days")).toBeTruthy();
+  for (const label of ["Missed, last 30 days", "Missed, all time"]) {
+    expect(within(card(label)).getByRole("link", { name: "See each missed payment" }).getAttribute("href")).toBe("/userDashboard/missed");
+  }
+  expect(within(card("Earned, all time")).queryByRole("link")).toBeNull();
+});

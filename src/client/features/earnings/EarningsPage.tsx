@@ -18,14 +18,22 @@ const dayText = (date: string) => {
   return Number.isNaN(time) ? date : DAY.format(time);
 };
 
-function Total({ label, value, tone }: { label: string; value: bigint; tone: string }) {
+function Total({ label, value, tone, link }: { label: string; value: bigint; tone: string; link?: { to: string; text: string } }) {
   return (
     <div className="card flex flex-col gap-1">
       <span className="muted text-sm">{label}</span>
       <Money value={value} className={`text-2xl font-bold ${tone}`} />
+      {link && (
+        <Link to={link.to} className="link text-sm">
+          {link.text}
+        </Link>
+      )}
     </div>
   );
 }
+
+/** The missed totals lead to the list of what was missed, payment by payment. */
+const MISSED_LIST = { to: PAGES.missed, text: "See each missed payment" };
 
 function Figures({ data, days }: { data: Earnings; days: number }) {
   const quiet = data.totalEarned === 0n && data.totalMissed === 0n;
@@ -33,9 +41,9 @@ function Figures({ data, days }: { data: Earnings; days: number }) {
     <>
       <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Total label={`Earned, last ${days} days`} value={data.totalEarned} tone="text-figure-green" />
-        <Total label={`Missed, last ${days} days`} value={data.totalMissed} tone="text-pending" />
+        <Total label={`Missed, last ${days} days`} value={data.totalMissed} tone="text-pending" link={data.totalMissed > 0n ? MISSED_LIST : undefined} />
         <Total label="Earned, all time" value={data.lifetimeEarned} tone="text-figure-green" />
-        <Total label="Missed, all time" value={data.lifetimeMissed} tone="text-pending" />
+        <Total label="Missed, all time" value={data.lifetimeMissed} tone="text-pending" link={MISSED_LIST} />
       </div>
       <section aria-labelledby="earnings-chart-title" className="card flex flex-col gap-3">
         <h2 id="earnings-chart-title" className="card-title mb-0">
@@ -64,6 +72,10 @@ function Figures({ data, days }: { data: Earnings; days: number }) {
         </table>
         <p className="m-0 muted text-sm">
           Missed: payments that passed you by because your level was frozen or not bought yet.{" "}
+          <Link to={PAGES.missed} className="link">
+            See each missed payment
+          </Link>{" "}
+          ·{" "}
           <Link to={PAGES.package} className="link">
             See your levels
           </Link>

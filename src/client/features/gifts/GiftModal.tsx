@@ -16,7 +16,8 @@ export function GiftModal({ recipient, onClose }: { recipient: FoundUser | null;
       label="Gift amount (USDT)"
       hint={user ? <>Available: <Money value={availableBalance(user)} /></> : undefined}
       pending={gift.isPending}
-      send={(amount) => gift.submit({ amount, recipientEmail: recipient!.email })}
+      // By id: a search result's email is masked (docs/rules.md#gifts).
+      send={(amount) => gift.submit({ amount, recipientId: recipient!.id })}
       successDefault="Gift sent successfully!"
       onClose={onClose}
     />

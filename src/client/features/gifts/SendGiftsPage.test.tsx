@@ -8,7 +8,8 @@ import SendGiftsPage from "./SendGiftsPage";
 useDom();
 
 const me = makeMe();
-const grace = { _id: "u2", name: "Grace Hopper", email: "grace@example.com" };
+// As the search answers a name: the email masked (docs/rules.md#gifts).
+const grace = { _id: "u2", name: "Grace Hopper", email: "g***@example.com" };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const type = (value: string) => fireEvent.change(screen.getByLabelText("Find a user"), { target: { value } });
 
@@ -61,19 +62,41 @@ async function openGiftModal() {
   return screen.getByRole("dialog", { name: "Send a gift to Grace Hopper" });
 }
 
-test("the gift modal asks for a valid positive amount and sends nothing until it gets one", async () => {
+test("the gift modal says what is wrong with the amount in the shared schema's words, and sends nothing until it is right", async () => {
   const seen = serve();
   renderClient(<SendGiftsPage />, { me });
   const dialog = await openGiftModal();
-  for (const amount of ["", "0", "-1", "0.001"]) {
+  for (const [amount, message] of [
+    ["", "Amount is required."],
+    ["0", "Please enter a valid positive amount."],
+    ["-1", "Please enter a valid positive amount."],
+    // As a deposit's or a withdrawal's amount says it: one error style.
+    ["1.234", "Amount must have at most 2 decimal places."],
+    ["1000000.01", "Amount must be at most 1,000,000 USDT."],
+  ]) {
     fireEvent.change(within(dialog).getByLabelText("Gift amount (USDT)"), { target: { value: amount } });
     fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
-    expect(await within(dialog).findByText("Please enter a valid positive amount.")).toBeTruthy();
+    expect(await within(dialog).findByText(message!)).toBeTruthy();
   }
   expect(seen.filter((r) => r.method === "POST")).toHaveLength(0);
 });
 
-test("a gift goes to the chosen user's email, shows the server's message and closes the modal", async () => {
+test("a gift above the balance, refused by the server at the amount, is said at the field, not as a toast", async () => {
+  serve([grace], () => json({ msg: "Insufficient balance.", code: "insufficient_balance", field: "amount" }, 400));
+  renderClient(<SendGiftsPage />, { me });
+  const dialog = await openGiftModal();
+  const amount = within(dialog).getByLabelText("Gift amount (USDT)");
+  fireEvent.change(amount, { target: { value: "5" } });
+  fireEvent.click(within(dialog).getByRole("button", { name: "Send gift" }));
+  await waitFor(() => expect(amount.getAttribute("aria-invalid")).toBe("true"));
+  expect(screen.getAllByText("Insufficient balance.")).toHaveLength(1);
+  expect(within(dialog).getByText("Insufficient balance.")).toBeTruthy();
+  // A new amount clears it.
+  fireEvent.change(amount, { target: { value: "4" } });
+  expect(screen.queryByText("Insufficient balance.")).toBeNull();
+});
+
+test("a gift goes to the chosen user by id, shows the server's message and closes the modal", async () => {
   const seen = serve();
   renderClient(<SendGiftsPage />, { me });
   const dialog = await openGiftModal();
@@ -82,7 +105,9 @@ test("a gift goes to the chosen user's email, shows the server's message and clo
   expect(await screen.findByText("Gift sent successfully!")).toBeTruthy();
   await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   const post = seen.find((r) => r.method === "POST")!;
-  expect(await post.json()).toEqual({ amount: "0.01", recipientEmail: "grace@example.com" });
+  // The search showed a masked email: the gift names the result by its id.
+  expect(await post.json()).toEqual({ amount: "0.01", recipientId: "u2" });
+  expect(within(screen.getByRole("list", { name: "Search results" })).getByText("g***@example.com")).toBeTruthy();
   expect(post.headers.get("Idempotency-Key")).toMatch(/^[0-9a-f-]{36}$/);
 });
 

@@ -30,6 +30,12 @@ function AvailableBadge() {
   );
 }
 
+/** "2 cycles" before an active level freezes, "this cycle" when the current one is its last. */
+export function cyclesLeftText(cycles: number): string {
+  const left = Math.max(1, FREEZE_AT_CYCLES - cycles);
+  return left === 1 ? "this cycle" : `${left} cycles`;
+}
+
 /** One level: price, state and the one action that state allows. */
 export function LevelCard({ view, look, slotCount, selected, busy, justDone, onSelect, onBuy, onUnfreeze }: LevelCardProps) {
   const { level, status, price } = view;
@@ -64,12 +70,12 @@ export function LevelCard({ view, look, slotCount, selected, busy, justDone, onS
             <dd className="text-right">{price ? <Money value={price.unfreezeCost} /> : "—"}</dd>
           </>
         )}
+        {/* Cycles left, not a cycle's number: the card knows only this activation's count, and the
+            panel numbers cycles over the level's whole life (cycle 3 after an unfreeze). */}
         {status === "active" && (
           <>
-            <dt className="muted">Cycle</dt>
-            <dd className="text-right tabular-nums">
-              {Math.min(view.cycles + 1, FREEZE_AT_CYCLES)} of {FREEZE_AT_CYCLES}
-            </dd>
+            <dt className="muted">Freezes after</dt>
+            <dd className="text-right tabular-nums">{cyclesLeftText(view.cycles)}</dd>
           </>
         )}
         {/* A frozen level's slots are emptied; what filled them is in its panel, cycle by cycle. */}

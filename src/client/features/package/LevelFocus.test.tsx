@@ -114,3 +114,23 @@ test("after an unfreeze from the level's panel the focus moves to the level's ow
   await waitFor(() => expect(screen.queryByRole("button", { name: "Unfreeze for 2.50 $" })).toBeNull());
   expect(document.activeElement).toBe(levelButton(1));
 });
+
+test("a level the balance cannot pay for is refused before any dialog, the balance read again first", async () => {
+  // 3 USDT, and level 1 costs 5: the member is told at once, nothing is asked or sent.
+  const poor = makeMe({ ...member(["locked", "locked"]), balance: 300n });
+  let reads = 0;
+  let posts = 0;
+  serveFetch((request) => {
+    const path = new URL(request.url).pathname;
+    if (path === "/api/auth") return (reads++, json(wireMe(poor)));
+    if (path.endsWith("/levels")) return json(prices);
+    if (path.endsWith("/preview")) return json({ msg: "unavailable" }, 503);
+    if (request.method === "POST") posts++;
+    return json({ msg: "Not found." }, 404);
+  });
+  renderClient(<PackagePage />, { me: poor });
+  fireEvent.click(await screen.findByRole("button", { name: "Buy Lvl 1" }));
+  expect(await screen.findByText("Insufficient balance.")).toBeTruthy();
+  expect(document.querySelector(".swal2-container")).toBeNull();
+  expect([reads, posts]).toEqual([1, 0]);
+});

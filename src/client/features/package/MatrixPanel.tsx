@@ -1,10 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { Link } from "react-router";
 import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { ErrorState } from "../../components/ErrorState";
 import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
 import { Icon } from "../../../ui/icons";
+import { missedPage } from "../../../shared/pages";
 import { matrixKey, useMatrix, type Matrix } from "./api/getMatrix";
 import { busyLook, whileBusy } from "./busyButton";
 import { CycleNav } from "./CycleNav";
@@ -42,12 +44,15 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
     void client.invalidateQueries({ queryKey: matrixKey(program, view.level) });
   }, [state, client, program, view.level]);
 
+  // An unbought level: what its partners' purchases passed the member by is one click away.
+  const missedHere = <MissedLink program={program} level={view.level} text={`What you missed at Level ${view.level}`} />;
   if (look === "available") {
     return (
       <section aria-live="polite" className="card flex flex-col items-center gap-2 py-8 text-center">
         <Icon name="package" className="text-3xl text-figure-blue" />
         <p className="card-title">Level {view.level} is available.</p>
         <p className="muted">Buy it to start receiving payments in its {SLOTS_PER_LEVEL[program]} slots.</p>
+        {missedHere}
       </section>
     );
   }
@@ -57,6 +62,7 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
         <Icon name="lock" className="text-3xl muted" />
         <p className="card-title">Level {view.level} is locked.</p>
         <p className="muted">Purchase previous levels to unlock.</p>
+        {missedHere}
       </section>
     );
   }
@@ -90,12 +96,13 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
           {data.missed > 0n && (
             <>
               {" "}
-              · Missed: <Money value={data.missed} className="text-pending" />
+              · Missed: <Money value={data.missed} className="text-pending" />{" "}
+              {data.status !== "frozen" && <MissedLink program={program} level={view.level} text="See each" />}
             </>
           )}
         </p>
       </div>
-      {data.status === "frozen" && <FrozenNote level={view.level} matrix={data} busy={busy} onUnfreeze={onUnfreeze} />}
+      {data.status === "frozen" && <FrozenNote program={program} level={view.level} matrix={data} busy={busy} onUnfreeze={onUnfreeze} />}
       {latest > 1 && (
         <CycleNav
           level={view.level}
@@ -127,13 +134,31 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
 export const latestCycle = ({ status, cyclesCompleted }: Pick<Matrix, "status" | "cyclesCompleted">) =>
   status === "active" ? cyclesCompleted + 1 : Math.max(cyclesCompleted, 1);
 
-/** Where the level stands in its activation: "Cycle 1 of 2 before freezing", or frozen. */
-function standing({ status, cycles }: Pick<Matrix, "status" | "cycles">): string {
-  if (status === "frozen") return `Frozen after ${FREEZE_AT_CYCLES} cycles`;
-  return `Cycle ${Math.min(cycles + 1, FREEZE_AT_CYCLES)} of ${FREEZE_AT_CYCLES} before freezing`;
+/**
+ * Where the level stands, its cycles numbered over the level's whole life as the cycle pager
+ * numbers them: "Cycle 1 of 2 before freezing" in the first activation; after an unfreeze,
+ * "Cycle 3 · 1 of 2 before freezing again" (the third cycle is the first since unfreezing), so
+ * "cycle 3" means one cycle wherever the panel says it. Frozen: after which cycle.
+ */
+export function standing({ status, cycles, cyclesCompleted }: Pick<Matrix, "status" | "cycles" | "cyclesCompleted">): string {
+  // Completed before this activation began: 0 until the first unfreeze.
+  const before = Math.max(0, cyclesCompleted - cycles);
+  if (status === "frozen") return before === 0 ? `Frozen after ${FREEZE_AT_CYCLES} cycles` : `Frozen after cycle ${cyclesCompleted} (${cycles} since unfreezing)`;
+  const ofActivation = `${Math.min(cycles + 1, FREEZE_AT_CYCLES)} of ${FREEZE_AT_CYCLES} before freezing`;
+  return before === 0 ? `Cycle ${ofActivation}` : `Cycle ${cyclesCompleted + 1} · ${ofActivation} again`;
+}
+
+/** To the missed earnings of one level (PAGES.missed). */
+function MissedLink({ program, level, text }: { program: ProgramId; level: number; text: string }) {
+  return (
+    <Link to={missedPage({ program, level })} className="link text-sm">
+      {text}
+    </Link>
+  );
 }
 
 interface FrozenNoteProps {
+  program: ProgramId;
   level: number;
   matrix: Pick<Matrix, "missed" | "unfreezeCost">;
   busy: boolean;
@@ -141,7 +166,7 @@ interface FrozenNoteProps {
 }
 
 /** A frozen level: what it has missed, what unfreezing costs and what it brings back. */
-function FrozenNote({ level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
+function FrozenNote({ program, level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
   return (
     <div className="flex gap-3 rounded-lg border border-frozen/40 bg-frozen/12 p-3 text-sm">
       <Icon name="snowflake" className="mt-0.5 text-xl text-frozen" />
@@ -149,7 +174,7 @@ function FrozenNote({ level, matrix, busy, onUnfreeze }: FrozenNoteProps) {
         <p className="font-semibold text-frozen">Level {level} is frozen.</p>
         <p>
           While it is frozen, payments at this level pass you by and go to members above you. Missed so far:{" "}
-          <Money value={matrix.missed} className="font-semibold" />.
+          <Money value={matrix.missed} className="font-semibold" />. <MissedLink program={program} level={level} text="See each missed payment" />
         </p>
         <p>
           Unfreezing costs <Money value={matrix.unfreezeCost} className="font-semibold" />: the level starts a new cycle and

@@ -10,6 +10,7 @@ import type { Me } from "../../lib/me";
 import type { LevelPreview } from "./api/getPreview";
 import type { Matrix, MatrixSlot } from "./api/getMatrix";
 import PackagePage from "./PackagePage";
+import { standing } from "./MatrixPanel";
 
 useDom();
 
@@ -319,6 +320,39 @@ test("a frozen level says what it has missed, what unfreezing costs and what it 
   expect(new URL(posts(seen)[0]!.url).pathname).toBe("/api/user/packages/unfreeze/3p/1");
 });
 
+test("after an unfreeze the panel numbers cycles one way: the third cycle is 'Cycle 3' in the standing and in the pager", async () => {
+  const me = meWith(["active", "locked", "locked", "locked"], 0);
+  serve(me, { matrix: () => json(wireMatrix("3p", 1, { cycles: 0, cyclesCompleted: 2, cycle: 3 })) });
+  renderClient(<PackagePage />, { me });
+  expect(await screen.findByText("Cycle 3 · 1 of 2 before freezing again")).toBeTruthy();
+  expect(screen.getByText(/Showing cycle/).textContent).toBe("Showing cycle 3 of 3 (current)");
+  // The card counts what is left, not a cycle's number it cannot know.
+  const card = screen.getByRole("button", { name: /Level 1/, pressed: true }).closest("article")!;
+  expect(within(card).getByText("Freezes after").nextElementSibling?.textContent).toBe("2 cycles");
+  expect(screen.queryByText(/Cycle 1 of 2/)).toBeNull();
+});
+
+test("the standing of a level, cycles numbered over its whole life", () => {
+  expect(standing({ status: "active", cycles: 0, cyclesCompleted: 0 })).toBe("Cycle 1 of 2 before freezing");
+  expect(standing({ status: "active", cycles: 1, cyclesCompleted: 1 })).toBe("Cycle 2 of 2 before freezing");
+  expect(standing({ status: "frozen", cycles: 2, cyclesCompleted: 2 })).toBe("Frozen after 2 cycles");
+  expect(standing({ status: "active", cycles: 0, cyclesCompleted: 2 })).toBe("Cycle 3 · 1 of 2 before freezing again");
+  expect(standing({ status: "active", cycles: 1, cyclesCompleted: 3 })).toBe("Cycle 4 · 2 of 2 before freezing again");
+  expect(standing({ status: "frozen", cycles: 2, cyclesCompleted: 4 })).toBe("Frozen after cycle 4 (2 since unfreezing)");
+});
+
+test("a frozen level and an unbought one link to what they missed, that level's list", async () => {
+  const me = meWith(["frozen", "locked", "locked", "locked"], 2);
+  serve(me, { matrix: () => json(wireMatrix("3p", 1, { status: "frozen", cycles: 2, cyclesCompleted: 2, cycle: 2, missed: 1_250n })) });
+  renderClient(<PackagePage />, { me });
+  const note = (await screen.findByText("Level 1 is frozen.")).parentElement!;
+  expect(within(note).getByRole("link", { name: "See each missed payment" }).getAttribute("href")).toBe("/userDashboard/missed?program=3p&level=1");
+  fireEvent.click(screen.getByRole("button", { name: /Level 2/ }));
+  expect((await screen.findByRole("link", { name: "What you missed at Level 2" })).getAttribute("href")).toBe("/userDashboard/missed?program=3p&level=2");
+  fireEvent.click(screen.getByRole("button", { name: /Level 3/ }));
+  expect((await screen.findByRole("link", { name: "What you missed at Level 3" })).getAttribute("href")).toBe("/userDashboard/missed?program=3p&level=3");
+});
+
 // Available, not locked
 
 test("a new member's level 1 reads 'Available' with its Buy button; level 2 still reads locked", async () => {
@@ -388,7 +422,7 @@ test("with no receiver above, the dialogs say the money goes to the platform", a
   fireEvent.click(await screen.findByRole("button", { name: "Unfreeze Lvl 2" }));
   const text = await dialogText();
   expect(text).toContain("Unfreezing Level 2 of 3P costs 5.00 $, paid from your balance. The level starts a new cycle.");
-  expect(text).toContain("5.00 $ goes to the platform.");
+  expect(text).toContain("5.00 $ goes to the platform: no one above you holds Level 2 of 3P active.");
   expect(text).not.toContain("You take slot");
 });
 

@@ -44,8 +44,18 @@ describe("receiverSentence", () => {
       receiverSentence({ ...base, action: "purchase", receiver: { name: "Alan" }, matrix: { owner: { name: "Grace" }, slot: 3, outcome: "passed_up" } }),
     ).toBe("You take slot 3 in Grace's matrix; that slot passes the money up, so 10.50\u00a0$ goes to Alan.");
   });
-  test("no one above: the platform, and no slot", () => {
-    expect(receiverSentence({ ...base, action: "purchase", receiver: null, matrix: null })).toBe("10.50\u00a0$ goes to the platform.");
+  test("no one above: the platform, and why; no slot", () => {
+    expect(receiverSentence({ ...base, action: "purchase", receiver: null, matrix: null })).toBe(
+      "10.50\u00a0$ goes to the platform: no one above you holds Level 2 of 3P active.",
+    );
+    expect(receiverSentence({ ...base, action: "unfreeze", receiver: null, matrix: null })).toBe(
+      "10.50\u00a0$ goes to the platform: no one above you holds Level 2 of 3P active.",
+    );
+  });
+  test("a pass-up with no receiver: the platform, and why", () => {
+    expect(receiverSentence({ ...base, action: "purchase", receiver: null, matrix: { owner: { name: "Grace" }, slot: 3, outcome: "passed_up" } })).toBe(
+      "You take slot 3 in Grace's matrix; that slot passes the money up, and no one above Grace holds Level 2 of 3P active to receive it, so 10.50\u00a0$ goes to the platform.",
+    );
   });
   test("an unfreeze names only the receiver", () => {
     expect(receiverSentence({ ...base, action: "unfreeze", receiver: { name: "Grace" }, matrix: null })).toBe("10.50\u00a0$ goes to Grace.");

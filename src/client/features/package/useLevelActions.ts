@@ -8,7 +8,7 @@ import type { Cents } from "../../../shared/money";
 import { formatMoney } from "../../components/Money";
 import { ApiError } from "../../lib/api";
 import { confirmAction } from "../../lib/confirm";
-import { meKey } from "../../lib/me";
+import { availableBalance, type Me, meKey } from "../../lib/me";
 import { showFailure, successMessage } from "../../lib/serverMessage";
 import { getLevelPreview, type LevelPreview } from "./api/getPreview";
 import { usePurchaseLevel } from "./api/purchaseLevel";
@@ -69,6 +69,19 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
   const [done, setDone] = useState<number | null>(null);
   const name = program.toUpperCase();
 
+  /** Whether the member's available balance covers `cost`; unknown (not loaded) counts as yes. */
+  async function covers(cost: Cents): Promise<boolean> {
+    const available = () => {
+      const me = client.getQueryData<Me>(meKey);
+      return me ? availableBalance(me) : null;
+    };
+    const before = available();
+    if (before === null || before >= cost) return true;
+    await client.refetchQueries({ queryKey: meKey, exact: true }).catch(() => {});
+    const after = available();
+    return after === null || after >= cost;
+  }
+
   /** The price check, the preview, the confirmation, the call and its toasts: the same for both actions. */
   async function run(view: LevelView, action: LevelAction) {
     if (!view.price) {
@@ -94,6 +107,12 @@ export function useLevelActions(program: ProgramId, levels: LevelView[], onDone:
     const shown = preview?.amount ?? action.price(view.price);
     // The price list is older than the server's figure: the cards read it again.
     if (preview && preview.amount !== action.price(view.price)) void client.invalidateQueries({ queryKey: levelsKey(program) });
+    // The balance is a limit known in advance: short of it, no dialog (read again first, in case
+    // money arrived that the header does not show yet). The server checks it again anyway.
+    if (!(await covers(shown))) {
+      toast.error(MSG.insufficientBalance);
+      return;
+    }
     const dialog = action.confirm(view.level, formatMoney(shown));
     const where = preview ? receiverSentence(preview) : PREVIEW_UNAVAILABLE;
     if (!(await confirmAction({ ...dialog, text: `${dialog.text} ${where}` }))) return;

@@ -151,3 +151,38 @@ test("'Addresses' shows a member's own deposit addresses in a dialog, or says th
     "/api/admin/users/u2/deposit-addresses",
   ]);
 });
+
+test("a gift above ADMIN_GIFT_MAX, as the users list tells it, is refused at the field before any confirmation", async () => {
+  const seen = serve(() => json({ users: [ada], totalPages: 1, adminGiftMax: 10_000 }));
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+  const amount = await screen.findByLabelText("Amount (USDT)");
+  fireEvent.change(amount, { target: { value: "10000.01" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByText("A gift from system funds can be at most 10,000 USDT.")).toBeTruthy();
+  expect(amount.getAttribute("aria-invalid")).toBe("true");
+  expect(screen.queryByRole("dialog", { name: "Send this gift?" })).toBeNull();
+  expect(seen.filter((r) => r.method === "POST")).toHaveLength(0);
+  // At the limit, the confirmation comes as before.
+  fireEvent.change(amount, { target: { value: "10000" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  expect(await screen.findByRole("dialog", { name: "Send this gift?" })).toBeTruthy();
+});
+
+test("a limit the server names at the amount (a maximum changed since the list was read) is said at the field", async () => {
+  const refusal = { msg: "A gift from system funds can be at most 500 USDT.", code: "admin_gift_too_large", field: "amount" };
+  serveFetch((request) => {
+    const url = new URL(request.url);
+    if (url.pathname === "/api/auth") return json(wireMe(admin));
+    if (request.method === "POST") return json(refusal, 400);
+    return json({ users: [ada], totalPages: 1, adminGiftMax: 10_000 });
+  });
+  renderClient(<AllUsersPage />, { me: admin });
+  fireEvent.click(await screen.findByRole("button", { name: "Gift to Ada" }));
+  const amount = await screen.findByLabelText("Amount (USDT)");
+  fireEvent.change(amount, { target: { value: "600" } });
+  fireEvent.click(screen.getByRole("button", { name: "Send gift" }));
+  fireEvent.click(await screen.findByRole("button", { name: "Yes, send it" }));
+  await waitFor(() => expect(amount.getAttribute("aria-invalid")).toBe("true"));
+  expect(screen.getAllByText(refusal.msg)).toHaveLength(1);
+});

@@ -44,7 +44,7 @@ export default function AllUsersPage() {
       >
         {(data) => <UsersTable users={data.users} onGift={setGiftTo} onAddresses={setAddressesOf} />}
       </PagedQueryState>
-      <SystemGiftModal user={giftTo} onClose={() => setGiftTo(null)} />
+      <SystemGiftModal user={giftTo} max={users.data?.adminGiftMax} onClose={() => setGiftTo(null)} />
       <DepositAddressesModal user={addressesOf} onClose={() => setAddressesOf(null)} />
     </div>
   );

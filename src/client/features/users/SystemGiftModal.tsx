@@ -14,8 +14,15 @@ export const confirmSystemGift = (user: Pick<UserRow, "name" | "email">, amount:
     confirmText: "Yes, send it",
   });
 
+interface SystemGiftModalProps {
+  user: UserRow | null;
+  /** ADMIN_GIFT_MAX as the users list tells it (an earlier server does not): above it, said at the field before any confirmation. */
+  max?: Cents;
+  onClose: () => void;
+}
+
 /** An admin credits a user from the operator's (system) funds, once confirmed. */
-export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClose: () => void }) {
+export function SystemGiftModal({ user, max, onClose }: SystemGiftModalProps) {
   const gift = useGiftFromSystem();
   return (
     <GiftDialog
@@ -24,6 +31,7 @@ export function SystemGiftModal({ user, onClose }: { user: UserRow | null; onClo
       email={user?.email}
       label="Amount (USDT)"
       pending={gift.isPending}
+      limit={(amount) => (max !== undefined && amount > max ? MSG.adminGiftTooLarge(max) : null)}
       confirm={(amount) => confirmSystemGift(user!, amount)}
       send={(amount) => gift.submit({ userId: user!.id, amount })}
       successDefault={MSG.adminGiftSent}

@@ -7,9 +7,11 @@ import { useMoneyMutation, type Keyed } from "../../../lib/moneyMutation";
 import { transactionsKey } from "../../transactions/api/getTransactions";
 import { refreshAfter } from "../../../lib/refresh";
 
+/** The recipient by the `_id` of a search result (its email is masked), or by a whole email: one of the two. */
 export interface GiftInput {
   amount: Cents;
-  recipientEmail: string;
+  recipientId?: string;
+  recipientEmail?: string;
 }
 
 export const sendGift = ({ idempotencyKey, amount, ...input }: GiftInput & Keyed) =>
