@@ -81,7 +81,8 @@ const FUNCTIONS = (() => {
  * that FILE creates (statements separated by blank lines), with the recorded purchase's values,
  * measured the same way on the same copy, after the product's statements (their rolled-back runs
  * leave dead rows behind, which can only make the call dearer). Not the product's code: a figure
- * for deciding whether to move the purchase into the database (bench/RESULTS.md, session 18).
+ * for deciding whether to move the purchase into the database
+ * (bench/RESULTS.md#instructions-per-statement).
  */
 const PROTOTYPE = (() => {
   const at = process.argv.indexOf("--prototype");

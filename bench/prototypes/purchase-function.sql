@@ -7,7 +7,8 @@
 -- the notification and its member's lock, the live events' setting), each a statement of its own, so that
 -- Postgres sets up only what runs. It handles the paid case only (it answers 'not the paid case'
 -- or 'system' otherwise) and no missed earnings: enough to measure the common purchase
--- (bench/RESULTS.md, session 18). Statements are separated by blank lines; none holds one.
+-- (bench/RESULTS.md#instructions-per-statement). Statements are separated by blank lines; none
+-- holds one.
 
 DROP FUNCTION IF EXISTS proto_purchase;
 

@@ -10,7 +10,7 @@ import type { NotificationKind } from "../shared/constants";
  * from inside the operation's transaction: Postgres makes every transaction that notifies commit
  * one after another (it holds a database-wide lock from the notify until its commit is on disk),
  * which capped money operations at the disk's flush rate (a bare UPDATE went from about 4,800 to
- * 1,700 transactions a second when it also notified; bench/RESULTS.md).
+ * 1,700 transactions a second when it also notified; docs/performance.md).
  *
  * So an operation announces its events in its transaction (`announce`: kept in a
  * transaction-local setting, so a rolled-back transaction or savepoint announces nothing), and
@@ -79,7 +79,7 @@ const announcedStatement = statementOnce<{ events: string | null }>("live_events
  * `gapMs`: at most one NOTIFY transaction per this many milliseconds, per process and database.
  * Under load the events of many operations share one; each is a transaction Postgres commits one
  * at a time, and the server sends and reads. When every purchase made its own, they cost the
- * server about 70 us of CPU a purchase and Postgres 10 to 40 (bench/RESULTS.md, session 18). An
+ * server about 70 us of CPU a purchase and Postgres 10 to 40 (docs/performance.md). An
  * event after a quiet spell goes at once; one under load waits at most this long, well within
  * what a member watching a screen notices. (Tests lengthen it to see it work.)
  */

@@ -240,7 +240,7 @@ interface Fill {
  * one member (`purchaseWritingOne`, its rows as values of their own); any other takes lists
  * (`purchaseWriting`, its rows as JSON). The two write the same rows: Postgres sets up every
  * part of a statement's plan on each run, and the lists' parts (reading JSON, grouping, joining,
- * sorting) cost more than the one purchase's writes (bench/RESULTS.md, session 20).
+ * sorting) cost more than the one purchase's writes (docs/performance.md).
  */
 function purchaseWrites(buyerId: string, program: Program, level: number, cost: Cents, steps: Step[], fills: Fill[], notes: NewNotification[]): Alongside {
   const purchase = { pBuyer: buyerId, pProgram: program, pLevel: level, pCost: cost };

@@ -56,7 +56,7 @@ const announcedNotification = announceSql(sql`json_build_object('t', 'n', 'u', u
  * waits there for one that did and has not ended. Taken before the member's notifications are inserted, it makes the member's
  * notification ids grow in commit order, which the live stream's resume relies on. Two members
  * whose ids hash alike share a lock: they only take turns. (A row of a table locked by an upsert
- * did the same, and cost a written row a notification: bench/RESULTS.md, session 21.)
+ * did the same, and cost a written row a notification: docs/performance.md.)
  */
 const memberLock = (userId: SQL) => sql`pg_advisory_xact_lock(${sql.raw(String(ADVISORY_LOCKS.notifications))}, hashtext(${userId}))`;
 
@@ -127,7 +127,7 @@ export function notificationWrites(rows: Placeholder, after: SQL = sql`true`): S
  * same parts with the same effect as notificationWrites of a list of one, without the list's JSON,
  * grouping, joining and sorting. Postgres sets up every part of a statement's plan on each run,
  * whether it has rows or not: for the one notification of most purchases, those parts cost more
- * than the writes (bench/RESULTS.md, session 20). A null user writes nothing.
+ * than the writes (docs/performance.md). A null user writes nothing.
  */
 export function notificationWrite(prefix: string, after: SQL = sql`true`): SQL {
   const p = (name: string) => sql.placeholder(`${prefix}${name}`);

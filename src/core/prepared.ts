@@ -20,9 +20,9 @@ const dialect = new PgDialect();
  *
  * On postgres.js the statement goes straight to the driver, as drizzle's execute would send it,
  * without its tracing spans and result cache (the two took a fifth of the server's time per
- * purchase; bench/RESULTS.md). A statement of many parts run on every call of a busy path is
+ * purchase; docs/performance.md). A statement of many parts run on every call of a busy path is
  * better made once, with placeholders (statementOnce): making the purchase's statements on every
- * call cost the server about 110 of its 630 us of CPU a purchase (bench/RESULTS.md, session 19).
+ * call cost the server about 110 of its 630 us of CPU a purchase (docs/performance.md).
  */
 export async function runPrepared<Row>(db: Db | Tx, name: string, query: SQL): Promise<Row[]> {
   const built = rawQuery(query) ?? dialect.sqlToQuery(query);
@@ -204,7 +204,7 @@ export function pairsAtOnce<Row>(name: string, perPair: SQL): (db: Db) => (pair:
  * How a `pairsAtOnce` read's statements share out the pairs, per database: the most pairs one
  * reads, and at most three queued on the lane at once, one behind another only with eight pairs
  * or more. A statement's own cost (its set-up, the round trip) is about that of four to five
- * pairs (bench/RESULTS.md, session 17): a statement of one pair queued behind a running one
+ * pairs (docs/performance.md): a statement of one pair queued behind a running one
  * would cost more than it saves. Measured with 32 clients asking GET /api/auth: 0.60 to 0.64 of
  * the floor with 2 or 3 in flight and 8 or 12 pairs behind; 0.50 with any number behind; 0.45
  * with one statement at a time.

@@ -64,7 +64,7 @@ function walkCtes(startId: Placeholder, program: Placeholder, level: Placeholder
   // ancestors, and `f` the deepest eligible of them. The recursive part alone reads users and
   // levels: Postgres sets up every part of a statement's plan on each run, so writing the first
   // chain's probe a second time, as a part of its own, cost a tenth of the walk
-  // (bench/RESULTS.md, session 22).
+  // (docs/performance.md).
   return sql`
       hop(via, chain_id, depth, found, found_depth, cycles, slots) AS (
         SELECT ${startId}::text, NULL::text, NULL::integer, NULL::text, NULL::integer, NULL::integer, NULL::text[]

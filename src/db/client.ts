@@ -64,7 +64,7 @@ export interface DatabaseOptions {
  * a low average; once they grew, the generic plan looked dearer, and Postgres planned the
  * statement again on every execution: GET /api/auth fell from about 12,000 to 3,000 a second
  * after some 20,000 purchases, on the connections opened before them, while new connections
- * stayed fast (bench/RESULTS.md). These statements find their rows by key, or name a partial
+ * stayed fast (docs/performance.md). These statements find their rows by key, or name a partial
  * index's condition in their text, so the generic plan is the plan they would get anyway.
  */
 const PLAN_CACHE_MODE = "force_generic_plan";
@@ -74,7 +74,7 @@ const PLAN_CACHE_MODE = "force_generic_plan";
  * order. Postgres's default, 4, is for spinning disks: with it, a table of a page or two is
  * read whole rather than through its key, and a young database's tables are that small: on the
  * bench's database GET /api/auth cost Postgres 170 to 210 us a request, against 87 to 108 with
- * 1.1 (bench/RESULTS.md, session 7). Our data is in memory or on SSD, where 1.1 is the usual
+ * 1.1 (docs/performance.md). Our data is in memory or on SSD, where 1.1 is the usual
  * setting.
  */
 const RANDOM_PAGE_COST = "1.1";
@@ -95,7 +95,7 @@ const readLanes = new WeakMap<Db, Db>();
  * first ends. Sent to the pool instead, the second goes to another connection and runs beside the
  * first, each with half the asks (more statements for the same asks); or, sent only once the first
  * has answered, Postgres waits idle for the server to read that answer and send the next (about a
- * third of its time, at GET /api/auth's full speed: bench/RESULTS.md, session 17). On the
+ * third of its time, at GET /api/auth's full speed: docs/performance.md). On the
  * embedded database, or a handle made elsewhere, the handle itself.
  */
 export const readLaneOf = (db: Db): Db => readLanes.get(db) ?? db;

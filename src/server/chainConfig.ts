@@ -5,9 +5,9 @@ import { decimalWhole, httpUrl } from "./envValues";
 import { NETWORK_INFO, NETWORKS, type Network } from "../shared/chain";
 
 /**
- * The on-chain verification of deposits, from the environment (README: "Deposits verified on
- * chain"). A network is verified once its RPC URL is set; then its USDT contract and deposit
- * address must be set too, and valid, or the server refuses to start with the reason. Without an
+ * The on-chain verification of deposits, from the environment (docs/deposits.md).
+ * A network is verified once its RPC URL is set; then its USDT contract and deposit address must
+ * be set too, and valid, or the server refuses to start with the reason. Without an
  * RPC URL its deposits are decided by an admin, as before, and its deposit address (when unset, a
  * demo one that no wallet accepts) is only shown; a deposit address that is set must be valid
  * either way.

@@ -5,7 +5,7 @@ import { decimalWhole } from "./envValues";
 import { metricsRelay } from "./metricsAcrossWorkers";
 
 /*
- * Several server processes on one port, so that every core serves (README "Speed"). On Postgres
+ * Several server processes on one port, so that every core serves (docs/performance.md). On Postgres
  * the process started by `bun start` (or the binary) is a small supervisor: it migrates and seeds
  * once, then starts WORKERS server processes (default: one per CPU) that listen on the same port
  * (SO_REUSEPORT: the kernel spreads connections over them) once it has checked that no other
@@ -255,7 +255,7 @@ const IDLE_TICK_MS = 3_000;
  * `fetch`, counting requests; when a process that served requests has seen none for a tick, it
  * runs one full garbage collection and shrinks its heap (some 25 ms, while nobody waits). After a
  * burst of load the memory is mostly garbage the allocators keep otherwise: at rest each process
- * goes back near its size at start (README "Speed": memory at rest).
+ * goes back near its size at start (docs/performance.md: memory).
  */
 export function collectWhenIdle<S, R>(fetch: (request: Request, server: S) => R): (request: Request, server: S) => R {
   let served = 0;

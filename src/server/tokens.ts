@@ -33,7 +33,7 @@ const hmacKeys = new Map<string, Promise<CryptoKey>>();
 
 /**
  * The secret as an HS256 key, imported once per secret: given the secret as text, hono/jwt
- * imports it again on every call, on every authenticated request (bench/RESULTS.md, session 19).
+ * imports it again on every call, on every authenticated request (docs/performance.md).
  */
 function hmacKey(secret: string): Promise<CryptoKey> {
   let key = hmacKeys.get(secret);
