@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { isTransaction, rowsOf } from "../db/client";
+import { isTransaction } from "../db/client";
 import { notifications, notificationSettings, users, type Program } from "../db/schema";
 import {
   ADMIN_NOTIFICATION_KINDS,
@@ -157,12 +157,6 @@ export function notificationValues(prefix: string, note: NewNotification | undef
     [`${prefix}Data`]: note?.data === undefined ? null : JSON.stringify(note.data),
     [`${prefix}Mutable`]: note ? NOTIFICATION_KIND_INFO[note.kind].mutable : false,
   };
-}
-
-/** Tells the live streams of these members that their balance changed (published after the commit). */
-export async function signalBalance(tx: Tx, userIds: string[]): Promise<void> {
-  if (userIds.length === 0) return;
-  await announce(tx, { t: "b", u: userIds });
 }
 
 /** Tells the admins' live streams that the pending requests changed (published after the commit). */
@@ -383,11 +377,4 @@ export async function saveNotificationSettings(
     .insert(notificationSettings)
     .values({ userId, muted: kinds, ...(mailedKinds ? { mailed: mailedKinds } : {}) })
     .onConflictDoUpdate({ target: notificationSettings.userId, set: { muted: kinds, ...(mailedKinds ? { mailed: mailedKinds } : {}), updatedAt: new Date() } });
-}
-
-/** For tests and checks: a member's notifications, oldest first, straight from the table. */
-export async function allNotificationsOf(db: Db | Tx, userId: string) {
-  return rowsOf<{ kind: NotificationKind; event_key: string; text: string }>(
-    await db.execute(sql`SELECT kind, event_key, text FROM notifications WHERE user_id = ${userId} ORDER BY id`),
-  );
 }

@@ -1,4 +1,4 @@
-import { atom, createStore } from "jotai";
+import { createStore } from "jotai";
 import { atomWithStorage, createJSONStorage } from "jotai/utils";
 
 /**
@@ -20,7 +20,6 @@ const tokenStorage = {
 };
 
 export const tokenAtom = atomWithStorage<string | null>("token", null, tokenStorage, { getOnInit: true });
-export const isSignedInAtom = atom((get) => Boolean(get(tokenAtom)));
 
 /** One store for the whole client, so the API client can read and clear the token outside React. */
 export const store = createStore();
