@@ -224,7 +224,7 @@ describe.skipIf(!onPostgres)("concurrency on Postgres", () => {
         body: { name: "Late", email: `late-${crypto.randomUUID().slice(0, 8)}@test.local`, password: "secret", referralId: sponsor.myReferralId },
       }),
     );
-    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID.", code: "invalid_referral" } });
+    expect({ status: res.status, body: res.body }).toEqual({ status: 400, body: { msg: "Invalid referral ID.", code: "invalid_referral", field: "referralId" } });
     expectNoServerErrors([res]);
   });
 
