@@ -3,6 +3,7 @@ import { checkDueDeposits, type PassOptions, type PassResult } from "../core/cha
 import { newWatchState, watchNetwork, type WatchOptions, type WatchResult } from "../core/chain/watch";
 import { networkName } from "../shared/chain";
 import type { Deps } from "./env";
+import { type PassLoop, startPassLoop } from "./passLoop";
 
 /**
  * The background job of deposits verified on chain (docs/rules.md#deposits). Every
@@ -40,11 +41,8 @@ export function startChainWatcher(
   const watched = watchedNetworks(chain).map((settings) => ({ settings, state: newWatchState(settings.network, options.range) }));
   if (verifiedNetworks(chain).length === 0 && watched.length === 0) return idle;
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
-  const periodMs = chain.pollSeconds * 1000;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<WatcherPass> | undefined;
-  let again = false;
-  let stopped = false;
+  // Assigned before its first pass runs (a timer): a pass reaches it to ask for the next at once.
+  let loop: PassLoop<WatcherPass> | undefined;
 
   const pass = async (): Promise<WatcherPass> => {
     const claims = await checkDueDeposits(deps.db, chain, { ...options, log });
@@ -52,50 +50,20 @@ export function startChainWatcher(
     for (const { settings, state } of watched) {
       const result = await watchNetwork(deps.db, settings, state, { timeoutMs: chain.rpcTimeoutMs, rangesPerPass: options.rangesPerPass, range: options.range });
       if (result.delayed) log(`${settings.network} deposits: crediting waits (${result.delayed}); it is tried again at the next poll`);
-      if (result.behind) again = true;
+      if (result.behind) loop?.again();
       addresses.push(result);
     }
     return { ...claims, addresses };
   };
 
-  function schedule(ms: number) {
-    clearTimeout(timer);
-    if (!stopped) timer = setTimeout(run, ms);
-  }
-
-  function run(): Promise<WatcherPass> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    const current = pass()
-      .catch((error) => {
-        log("the chain watcher's pass failed; it runs again at the next poll", error);
-        return { ...nothing(), failed: 1 };
-      })
-      .finally(() => {
-        running = undefined;
-        schedule(again ? 0 : periodMs);
-        again = false;
-      });
-    running = current;
-    return current;
-  }
-
-  schedule(0);
-  return {
-    poke: () => schedule(0),
-    runOnce: async () => {
-      // Wait for a pass in flight, then run one of our own: it sees everything committed before.
-      if (running) await running;
-      return run();
+  loop = startPassLoop(pass, {
+    periodMs: chain.pollSeconds * 1000,
+    failed: (error) => {
+      log("the chain watcher's pass failed; it runs again at the next poll", error);
+      return { ...nothing(), failed: 1 };
     },
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      if (running) await running;
-    },
-  };
+  });
+  return { poke: loop.soon, runOnce: loop.runOnce, stop: loop.stop };
 }
 
 /** One line for the start-up log: which networks are verified on chain. */

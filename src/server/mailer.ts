@@ -4,6 +4,7 @@ import { renderMail } from "../core/mail/templates";
 import { withoutQueryParams } from "../core/errors";
 import type { Deps } from "./env";
 import type { MailSettings } from "./mailConfig";
+import { startPassLoop } from "./passLoop";
 
 /**
  * Sends the mail outbox (docs/rules.md#account-recovery-and-mail), one mailer per server
@@ -101,11 +102,6 @@ export function startMailer(deps: Pick<Deps, "db" | "config" | "log">, options: 
   const periodMs = options.pollMs ?? MAIL_POLL_MS;
   const log = deps.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
   const host = new URL(settings.publicUrl).hostname || "localhost";
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let running: Promise<MailPass> | undefined;
-  let again = false;
-  let stopped = false;
-
   async function send(mail: ClaimedMail): Promise<void> {
     const rendered = renderMail({ template: mail.template, to: mail.to, data: mail.data, at: mail.createdAt }, settings.publicUrl);
     // The same Message-ID for every attempt at one cause: a copy sent twice (a process that died
@@ -141,46 +137,19 @@ export function startMailer(deps: Pick<Deps, "db" | "config" | "log">, options: 
     return result;
   };
 
-  function schedule(ms: number) {
-    clearTimeout(timer);
-    if (!stopped && options.poll !== false) timer = setTimeout(run, ms);
-  }
-
-  function run(): Promise<MailPass> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    const current = pass()
-      .catch((error) => {
-        log("mail: a pass of the mailer failed; it runs again at the next poll", withoutQueryParams(error));
-        return { sent: 0, failed: 0 };
-      })
-      .finally(() => {
-        running = undefined;
-        schedule(again ? 0 : periodMs);
-        again = false;
-      });
-    running = current;
-    return current;
-  }
-
-  schedule(0);
+  const loop = startPassLoop(pass, {
+    periodMs,
+    poll: options.poll !== false,
+    failed: (error) => {
+      log("mail: a pass of the mailer failed; it runs again at the next poll", withoutQueryParams(error));
+      return { sent: 0, failed: 0 };
+    },
+  });
   return {
-    kick: () => {
-      if (options.poll === false) return;
-      if (running) again = true;
-      else schedule(0);
-    },
-    runOnce: async () => {
-      // Wait for a pass in flight, then run one of our own: it sees everything committed before.
-      if (running) await running;
-      return run();
-    },
+    kick: loop.soon,
+    runOnce: loop.runOnce,
     stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      if (running) await running;
+      await loop.stop();
       transport.close();
     },
   };
