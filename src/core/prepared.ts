@@ -2,6 +2,7 @@ import { is, Param, Placeholder, SQL, sql, StringChunk } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { readLaneOf, rowsOf, type Db, type Tx } from "../db/client";
+import { isConnectionLost } from "../db/connectionLost";
 
 const dialect = new PgDialect();
 
@@ -196,9 +197,25 @@ export function pairsAtOnce<Row>(name: string, perPair: SQL): (db: Db) => (pair:
         FROM jsonb_array_elements(${sql.placeholder("asks")}::jsonb) WITH ORDINALITY AS ask(pair, ord),
         LATERAL (${perPair} OFFSET 0) AS answer`,
     );
-    return gathered(async (pairs: [string, string][]) => inAskOrder(await statement({ asks: JSON.stringify(pairs) }), pairs.length), PAIRS_AT_ONCE);
+    // The lane's one connection, ended from outside (a restart, a failover), fails what was sent
+    // on it, and what is sent before the driver has seen it close: a read, sent again shortly,
+    // goes on the connection the driver opens anew.
+    const read = async (pairs: [string, string][]) => {
+      for (let retry = 0; ; retry++) {
+        try {
+          return await statement({ asks: JSON.stringify(pairs) });
+        } catch (error) {
+          if (retry === LANE_RETRY_MS.length || !isConnectionLost(error)) throw error;
+          await Bun.sleep(LANE_RETRY_MS[retry]!);
+        }
+      }
+    };
+    return gathered(async (pairs: [string, string][]) => inAskOrder(await read(pairs), pairs.length), PAIRS_AT_ONCE);
   });
 }
+
+/** The waits before a lane read lost with its connection is sent again. */
+const LANE_RETRY_MS = [0, 20, 200];
 
 /**
  * How a `pairsAtOnce` read's statements share out the pairs, per database: the most pairs one

@@ -1,4 +1,5 @@
 import type { Db, Tx } from "../db/client";
+import { isConnectionLost } from "../db/connectionLost";
 import { transactionBegunWithFirst } from "../db/pipelinedBegin";
 import { announced, publish } from "./liveEvents";
 
@@ -52,8 +53,9 @@ export function sendWithCommit(tx: Tx, statement: Promise<unknown>, events?: Pro
 }
 
 /**
- * Runs `work` in one database transaction: all of its writes happen or none do. Deadlocks and
- * serialization failures are retried with a short jittered back-off, so callers never see them.
+ * Runs `work` in one database transaction: all of its writes happen or none do. Deadlocks,
+ * serialization failures and a connection lost before the COMMIT are retried with a short
+ * jittered back-off, so callers never see them.
  * The live events the work announced are published once the commit has succeeded
  * (liveEvents.ts): a rolled-back attempt publishes nothing.
  *
@@ -63,14 +65,17 @@ export function sendWithCommit(tx: Tx, statement: Promise<unknown>, events?: Pro
 export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, options: { attempts?: number; beginWithFirst?: boolean } = {}): Promise<T> {
   const { attempts = 8, beginWithFirst = false } = options;
   const open = <R>(inside: (tx: Tx) => Promise<R>) => (beginWithFirst ? transactionBegunWithFirst(db, inside) : db.transaction(inside));
+  let lostBefore = false;
   for (let attempt = 1; ; attempt++) {
     const last: { statements: Promise<unknown>[]; events?: Promise<string[]> } = { statements: [] };
+    let committing = false;
     try {
       let done: { result: T; events: Promise<string[]> };
       try {
         done = await open(async (tx) => {
           sentLast.set(tx, last);
           const result = await work(tx);
+          committing = true;
           // Read by the last statement (sendWithCommit's `events`), or sent now and answered before
           // the COMMIT that follows it at once: the events are read in the commit's round trip, not
           // one of their own. Should the read fail, the transaction is aborted, Postgres answers
@@ -91,7 +96,12 @@ export async function inTransaction<T>(db: Db, work: (tx: Tx) => Promise<T>, opt
       publish(db, await done.events);
       return done.result;
     } catch (error) {
-      if (attempt >= attempts || !RETRYABLE.has(pgCode(error) ?? "")) throw error;
+      // A connection lost before the COMMIT was sent committed nothing: the work runs again (on
+      // another connection). Lost after, the outcome is unknown, and said so (503).
+      // Once: a database that is down answers 503 at once, not after every attempt.
+      const lostFirst: boolean = !committing && !lostBefore && isConnectionLost(error);
+      lostBefore ||= lostFirst;
+      if (attempt >= attempts || !(RETRYABLE.has(pgCode(error) ?? "") || lostFirst)) throw error;
       await Bun.sleep(Math.random() * 5 * attempt);
     }
   }

@@ -79,6 +79,8 @@ const PLAN_CACHE_MODE = "force_generic_plan";
  */
 const RANDOM_PAGE_COST = "1.1";
 
+const CONNECT_TIMEOUT_S = 5;
+
 /** What the server's connections call themselves in Postgres (pg_stat_activity.application_name). */
 export const APPLICATION_NAME = "matrix-usdt";
 
@@ -108,6 +110,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       postgres(options.databaseUrl!, {
         max,
         onnotice: () => {},
+        // A host that does not answer is given up on in seconds, and a database that comes back
+        // (a restart, a standby promoted) is tried again within a second: the driver's own
+        // back-off grows to 20 s between tries (docs/operations.md, failover).
+        connect_timeout: CONNECT_TIMEOUT_S,
+        backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
         // default_transaction_deferrable off whatever the database's default, so that only a BEGIN
         // DEFERRABLE marks a transaction (src/db/pipelinedBegin.ts). As text: postgres.js leaves
         // out of the start-up message a parameter whose value is false.

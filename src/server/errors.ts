@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { Refusal, withoutQueryParams } from "../core/errors";
 import { codeForStatus, ERRORS, type ErrorBody, type ErrorCode } from "../shared/errors";
 import { API, type ApiEndpoint, type Endpoint } from "../shared/contract";
+import { connectionLostCode } from "../db/connectionLost";
 import type { AppEnv } from "./env";
 
 /**
@@ -41,6 +42,9 @@ const WITH_FIELDS = Object.values(API)
 
 const endpointAt = (method: string, path: string) => WITH_FIELDS.find((e) => e.endpoint.method === method && e.pattern.test(path))?.endpoint;
 
+/** When a client hears 503 `database_unavailable`: a failover takes a few seconds. */
+const DATABASE_RETRY_AFTER_S = 3;
+
 /** One answer for anything a handler throws: refusals keep their code and msg, the rest is a logged 500. */
 export function onError(error: Error, c: Context<AppEnv>) {
   if (error instanceof Refusal) return refusal(c, error.code, error.msg, error.retryAfter, error.field === undefined ? undefined : { named: error.field });
@@ -50,6 +54,12 @@ export function onError(error: Error, c: Context<AppEnv>) {
     return refusal(c, code);
   }
   const log = c.get("deps")?.log ?? ((m: string, e?: unknown) => console.error(m, e));
+  const lost = connectionLostCode(error);
+  if (lost !== undefined) {
+    // Not this request's fault: the database is down or failing over (docs/operations.md).
+    log(`${c.req.method} ${c.req.path}: database unavailable (${lost})`);
+    return refusal(c, "database_unavailable", undefined, DATABASE_RETRY_AFTER_S);
+  }
   log(`${c.req.method} ${c.req.path} failed`, withoutQueryParams(error));
   return refusal(c, "server_error");
 }

@@ -70,6 +70,7 @@ export const ERROR_CODES = [
   "idempotency_busy",
   "idempotency_conflict",
 
+  "database_unavailable",
   "server_error",
 ] as const;
 

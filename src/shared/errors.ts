@@ -102,6 +102,7 @@ export const ERRORS = {
   idempotency_busy: { status: 409, msg: MSG.keyBusy },
   idempotency_conflict: { status: 422, msg: MSG.keyReused },
 
+  database_unavailable: { status: 503, msg: MSG.databaseUnavailable },
   server_error: { status: 500, msg: MSG.serverError },
 } as const satisfies Record<ErrorCode, { status: ErrorStatus; msg: string }>;
 

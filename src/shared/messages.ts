@@ -11,6 +11,7 @@ export const MSG = {
   adminOnly: "Access denied. Admins only.",
   notFound: "Not found.",
   serverError: "Server error.",
+  databaseUnavailable: "The database is not answering right now. Please try again in a moment.",
   badJson: "The request body is not valid JSON.",
   bodyNotJson: "The request body must be JSON, sent with Content-Type: application/json.",
   tooLarge: "The request body is too large.",
