@@ -1,7 +1,9 @@
 /**
  * The real server for the browser tests: `bun src/server/index.ts` as a child process, on a
  * free loopback port, on a fresh embedded database in a temporary folder, with a known admin.
- * It builds nothing (CI runs `bun run build` first) unless the client build is missing.
+ * It builds nothing (CI runs `bun run build` first) unless the client build is missing. It can
+ * be halted and started again on the same port and data (an outage, as the member sees it), and
+ * its database read while it is halted.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
@@ -20,6 +22,13 @@ export interface TestServer {
   output(): string;
   /** Lines of the server log that report a failed request (the global onError's 500s). */
   failures(): string[];
+  /** The embedded database's folder; open it only while the server is halted (it locks it). */
+  dataDir: string;
+  /** Stops the process (SIGTERM, as a release or a crash-free restart does), keeping its data. */
+  halt(): Promise<void>;
+  /** Starts it again after `halt`, on the same port with the same data; resolves once it answers. */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its data. */
   stop(): Promise<void>;
 }
 
@@ -59,6 +68,8 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
     DATA_DIR: dataDir,
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
+    // No scheduled backups: they would go beside the data folder, into the shared temporary one.
+    BACKUP_INTERVAL_HOURS: "0",
     ...extra,
   };
   // Always the embedded database, whatever the surrounding shell points at.
@@ -66,12 +77,12 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
   delete env.JWT_SECRET;
   delete env.CORS_ORIGINS;
 
-  const child = Bun.spawn(["bun", "--preload", join(import.meta.dir, "server-preload.ts"), join(ROOT, "src/server/index.ts")], {
-    cwd: ROOT,
-    env,
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const command = ["bun", "--preload", join(import.meta.dir, "server-preload.ts"), join(ROOT, "src/server/index.ts")];
+  let child: ReturnType<typeof spawnServer> | null = null;
+  let pumps: Promise<void>[] = [];
+  function spawnServer(port: number) {
+    return Bun.spawn(command, { cwd: ROOT, env: { ...env, PORT: String(port) }, stdout: "pipe", stderr: "pipe" });
+  }
 
   let log = "";
   let onLog: () => void = () => {};
@@ -82,38 +93,45 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
       onLog();
     }
   };
-  const pumps = [pump(child.stdout), pump(child.stderr)];
 
-  const cleanUp = () => rmSync(dataDir, { recursive: true, force: true });
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill("SIGTERM");
-      const exited = await Promise.race([child.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
+  const halt = async () => {
+    const running = child;
+    if (running && running.exitCode === null && running.signalCode === null) {
+      running.kill("SIGTERM");
+      const exited = await Promise.race([running.exited.then(() => true), Bun.sleep(5000).then(() => false)]);
       if (!exited) {
-        child.kill("SIGKILL");
-        await child.exited;
+        running.kill("SIGKILL");
+        await running.exited;
       }
     }
     await Promise.allSettled(pumps);
-    cleanUp();
+  };
+  const stop = async () => {
+    await halt();
+    rmSync(dataDir, { recursive: true, force: true });
   };
 
-  try {
-    const port = await new Promise<number>((resolve, reject) => {
+  /** Starts the process on `port` (0: a free one) and resolves with its port once it answers. */
+  async function launch(port: number): Promise<number> {
+    const from = log.length;
+    const started = spawnServer(port);
+    child = started;
+    pumps = [pump(started.stdout), pump(started.stderr)];
+    const listening = await new Promise<number>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the server did not start within ${START_TIMEOUT_MS / 1000} s`)), START_TIMEOUT_MS);
       onLog = () => {
-        const found = /Listening on http:\/\/[^:/\s]+:(\d+)/.exec(log);
+        const found = /Listening on http:\/\/[^:/\s]+:(\d+)/.exec(log.slice(from));
         if (found) {
           clearTimeout(timer);
           resolve(Number(found[1]));
         }
       };
-      void child.exited.then((code) => {
+      void started.exited.then((code) => {
         clearTimeout(timer);
         reject(new Error(`the server exited with code ${code} before listening`));
       });
     });
-    const url = `http://127.0.0.1:${port}`;
+    const url = `http://127.0.0.1:${listening}`;
     // Listening is not answering: wait for a real API answer (database migrated and seeded).
     for (let tries = 0; ; tries++) {
       const status = await get(`${url}/api/auth/admin-referral-id`).catch(() => 0);
@@ -121,11 +139,28 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
       if (tries > 100) throw new Error(`the server at ${url} does not answer (last status ${status})`);
       await Bun.sleep(100);
     }
+    return listening;
+  }
+
+  try {
+    const port = await launch(0);
+    const url = `http://127.0.0.1:${port}`;
     return {
       url,
       admin,
       output: () => log,
       failures: () => log.split("\n").filter((line) => / failed\b/.test(line) && /^(GET|POST|PUT|PATCH|DELETE) \//.test(line.trim())),
+      dataDir,
+      halt,
+      restart: async () => {
+        await halt();
+        try {
+          await launch(port);
+        } catch (error) {
+          await halt();
+          throw new Error(`e2e: ${(error as Error).message}\n--- server output ---\n${log}`);
+        }
+      },
       stop,
     };
   } catch (error) {

@@ -6,11 +6,14 @@
  * `--help` lists the variables; the first start creates ./data, migrates, seeds the admin
  * (password printed once) and serves the pages, a client asset of the manifest and the API;
  * a user registers and logs in; after a restart (no new admin) both still log in;
- * `--reset-admin-password` prints a new admin password that works, and the old one no longer does.
+ * `--reset-admin-password` prints a new admin password that works, and the old one no longer does;
+ * the admin takes a backup (POST /api/admin/backups), a user registers after it, and
+ * `--restore FILE` (server stopped) brings the data back to the backup: that user is gone, the
+ * first one still logs in, and the folder that was there is kept aside.
  *
  * Usage: bun scripts/check-binary.ts [path/to/binary]   (exit 1 on any failure)
  */
-import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONFIG_HELP } from "../src/server/config";
@@ -150,8 +153,23 @@ async function main() {
   const newPassword = /password: +(\S+)/.exec(reset.stdout.toString())?.[1];
   check(reset.exitCode === 0 && newPassword && newPassword !== adminPassword, "--reset-admin-password prints a new admin password");
   await start(port);
-  check(await login("admin@localhost", newPassword), "the admin logs in with the new password");
+  const adminToken = await login("admin@localhost", newPassword);
+  check(adminToken, "the admin logs in with the new password");
   check(!(await login("admin@localhost", adminPassword)), "the old admin password no longer works");
+
+  // A backup through the API, then a change after it, then --restore with the server stopped.
+  const backup = await fetch(`${base}/api/admin/backups`, { method: "POST", headers: { "x-auth-token": adminToken } });
+  const { file } = (await backup.json()) as { file: string };
+  check(backup.status === 201 && existsSync(join(dir, "backups", file)), `POST /api/admin/backups -> 201, backups/${file}`);
+  const late = { ...user, name: "After Backup", email: "after-backup@example.com" };
+  check((await post("/api/auth/register", late)).status === 201, "a user registers after the backup");
+  await stop();
+  const restore = Bun.spawnSync([binary, "--restore", join("backups", file)], { cwd: dir, env: { PATH: process.env.PATH ?? "" } });
+  check(restore.exitCode === 0 && restore.stdout.toString().includes("the ledger invariants hold"), `--restore backups/${file} -> exit 0 (${restore.exitCode}: ${restore.stderr.toString().trim()})`);
+  check(readdirSync(dir).some((name) => name.startsWith("data.before-restore-")), "the data folder that was there is kept aside");
+  await start(port);
+  check(await login(user.email, user.password), "after the restore the user of before the backup logs in");
+  check(!(await login(late.email, late.password)), "the user registered after the backup is gone");
   await stop();
 }
 

@@ -3,6 +3,8 @@ import type { Subprocess } from "bun";
 /** A server process we can SIGKILL and bring back on the same port. */
 export class ServerProcess {
   private proc: Subprocess | undefined;
+  /** The end of what the process wrote on stderr, read as it comes: a full pipe would block its writes. */
+  private stderrTail = "";
   alive = false;
   restarts = 0;
 
@@ -21,8 +23,10 @@ export class ServerProcess {
       // supervisor's workers down with it (src/server/cluster.ts).
       env: { ...process.env, WORKERS: "1", ...this.env, PORT: String(this.port) },
       stdout: "ignore",
-      stderr: "pipe",
+      stderr: process.env.CHAOS_SERVER_STDERR ? "inherit" : "pipe",
     });
+    this.stderrTail = "";
+    void this.drain(this.proc.stderr);
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       try {
@@ -35,8 +39,15 @@ export class ServerProcess {
       if (this.proc.exitCode !== null) break;
       await Bun.sleep(100);
     }
-    const stderr = this.proc.stderr instanceof ReadableStream ? await new Response(this.proc.stderr).text() : "";
-    throw new Error(`server on port ${this.port} did not start: ${stderr.slice(-2000)}`);
+    this.proc.kill("SIGKILL");
+    await this.proc.exited;
+    throw new Error(`server on port ${this.port} did not start: ${this.stderrTail}`);
+  }
+
+  private async drain(stream: unknown): Promise<void> {
+    if (!(stream instanceof ReadableStream)) return;
+    const decoder = new TextDecoder();
+    for await (const chunk of stream as ReadableStream<Uint8Array>) this.stderrTail = (this.stderrTail + decoder.decode(chunk, { stream: true })).slice(-2000);
   }
 
   /** SIGKILL, the workers first when there are: no shutdown hooks, open transactions die with the connection. */

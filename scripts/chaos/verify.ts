@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { ledgerViolations, readLedger } from "../../src/testing/ledgerChecks";
+import { ledgerViolations, readLedger } from "../../src/core/ledgerChecks";
 import { readTree, treeViolations } from "../../src/testing/treeChecks";
 import type { StreamRecord } from "./streams";
 import type { Journal } from "./workload";
@@ -10,7 +10,7 @@ export async function verify(sql: postgres.Sql, journal: Journal, streams: Strea
   const fail = (text: string) => violations.push(text);
 
   // The four ledger invariants and the referral chains the receiver search relies on: the same
-  // queries the tests run (src/testing/ledgerChecks.ts, src/testing/treeChecks.ts).
+  // queries the tests run (src/core/ledgerChecks.ts, src/testing/treeChecks.ts).
   const run = (query: string) => sql.unsafe(query);
   for (const v of ledgerViolations(await readLedger(run))) fail(v);
   for (const v of treeViolations(await readTree(run))) fail(v);

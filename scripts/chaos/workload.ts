@@ -9,6 +9,8 @@ const CHAOS_SENDER = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 export interface Journal {
   ops: number;
   lost: number;
+  /** Answers 503 database_unavailable (a failover run only; elsewhere they are server errors). */
+  unavailable: number;
   serverErrors: { path: string; status: number; body: unknown }[];
   /** email -> registration acknowledged */
   registrations: Map<string, "acked" | "lost" | "refused">;
@@ -25,6 +27,7 @@ export interface Journal {
 export const newJournal = (): Journal => ({
   ops: 0,
   lost: 0,
+  unavailable: 0,
   serverErrors: [],
   registrations: new Map(),
   deposits: new Map(),
@@ -51,6 +54,8 @@ export interface World {
   referralIds: string[];
   emails: string[];
   rand: () => number;
+  /** A failover run: a 503 database_unavailable is expected, and its outcome unknown (as a lost call's). */
+  databaseMayBeAway?: boolean;
 }
 
 function pick<T>(world: World, items: T[]): T {
@@ -71,6 +76,10 @@ async function send(world: World, method: string, path: string, token?: string, 
       if (outcome.kind === "answered" && outcome.status === 429) {
         await Bun.sleep(100 + Math.random() * 400);
         continue;
+      }
+      if (world.databaseMayBeAway && outcome.kind === "answered" && outcome.status === 503 && outcome.body?.code === "database_unavailable") {
+        world.journal.unavailable++;
+        return { kind: "lost" };
       }
       if (outcome.kind === "lost") world.journal.lost++;
       else if (outcome.status >= 500) world.journal.serverErrors.push({ path, status: outcome.status, body: outcome.body });

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db, Tx } from "../db/client";
-import { placements, transfers, userLevels, users, type Program } from "../db/schema";
-import { SLOTS_PER_LEVEL, type SlotOutcome } from "../shared/constants";
+import { missedEarnings, placements, transfers, userLevels, users, type Program } from "../db/schema";
+import { LEVELS_PER_PROGRAM, PROGRAMS, SLOTS_PER_LEVEL, type LevelStatus, type SlotOutcome } from "../shared/constants";
 import type { Cents } from "../shared/money";
 import { refuse } from "./errors";
 import { getLevel } from "./levels";
@@ -17,6 +17,15 @@ export interface MatrixSlot {
   /** A pass-up: the account finally paid for that purchase ("System" when no one above was eligible). */
   to: { name: string } | null;
 }
+
+/** What a level has paid its owner: the purchases and unfreezes paid to them at it (passed up to them included). */
+const earnedBy = (userId: string) => and(eq(transfers.toAccount, userId), inArray(transfers.kind, ["purchase", "unfreeze"]));
+
+/**
+ * The cycle a matrix shows first, counted over the level's whole life. Active: the cycle being
+ * filled. Frozen: the last one completed. Locked: the first, empty.
+ */
+const currentCycle = (status: LevelStatus | undefined, cyclesCompleted: number) => (status === "active" ? cyclesCompleted + 1 : Math.max(cyclesCompleted, 1));
 
 /** How the account that took the money is named to members when it is the platform. */
 export const SYSTEM_NAME = "System";
@@ -51,8 +60,7 @@ async function readMatrix(tx: Tx, userId: string, program: Program, level: numbe
   // (n mod slotCount) + 1 of lifetime cycle floor(n / slotCount) + 1.
   const [taken] = await tx.select({ n: count() }).from(placements).where(mine);
   const cyclesCompleted = Math.floor((taken?.n ?? 0) / slotCount);
-  // Active: the cycle being filled. Frozen: the last one completed. Locked: the first, empty.
-  const current = row?.status === "active" ? cyclesCompleted + 1 : Math.max(cyclesCompleted, 1);
+  const current = currentCycle(row?.status, cyclesCompleted);
   const shown = cycle ?? current;
   if (shown > current) return refuse("cycle_not_found");
 
@@ -93,14 +101,7 @@ async function readMatrix(tx: Tx, userId: string, program: Program, level: numbe
   const [earned] = await tx
     .select({ cents: sql<string>`coalesce(sum(${transfers.amount}), 0)::text` })
     .from(transfers)
-    .where(
-      and(
-        eq(transfers.toAccount, userId),
-        eq(transfers.program, program),
-        eq(transfers.level, level),
-        inArray(transfers.kind, ["purchase", "unfreeze"]),
-      ),
-    );
+    .where(and(earnedBy(userId), eq(transfers.program, program), eq(transfers.level, level)));
 
   const slots: MatrixSlot[] = Array.from({ length: slotCount }, (_, i) => {
     const p = placed[i];
@@ -130,4 +131,80 @@ async function readMatrix(tx: Tx, userId: string, program: Program, level: numbe
     missed: await missedAt(tx, userId, program, level),
     unfreezeCost,
   };
+}
+
+/** One level of a member as the operator's record of them shows it (money in cents). */
+export interface LevelTotals {
+  level: number;
+  status: LevelStatus;
+  /** Completed cycles of the current activation, as the member's level card counts them. */
+  cycles: number;
+  /** Slots of the current cycle taken (the card's "filled"). */
+  filled: number;
+  /** The cycle the level's matrix shows first (matrixOf without `cycle`), over the level's whole life. */
+  cycle: number;
+  cyclesCompleted: number;
+  earned: Cents;
+  missed: Cents;
+}
+
+/**
+ * Every level of both programs of one member, each with the figures its matrix answers the member
+ * (matrixOf): status, cycles, the current cycle, what it earned and missed over its whole life.
+ * One grouped read per table in one snapshot, instead of a matrix read per level: the same
+ * conditions (earnedBy, currentCycle, the placements of the owner), so the figures cannot differ.
+ */
+export function levelTotalsOf(db: Db, userId: string): Promise<Record<Program, LevelTotals[]>> {
+  return db.transaction(
+    async (tx) => {
+      const key = (program: string, level: number) => `${program}/${level}`;
+      const held = await tx
+        .select({ program: userLevels.program, level: userLevels.level, status: userLevels.status, cycles: userLevels.cycles, slots: userLevels.slots })
+        .from(userLevels)
+        .where(eq(userLevels.userId, userId));
+      // placements_owner_order_idx, transfers_to_idx, missed_earnings_user_idx: the member's own rows only.
+      const taken = await tx
+        .select({ program: placements.program, level: placements.level, n: count() })
+        .from(placements)
+        .where(eq(placements.ownerId, userId))
+        .groupBy(placements.program, placements.level);
+      const earned = await tx
+        .select({ program: transfers.program, level: transfers.level, cents: sql<string>`sum(${transfers.amount})::text` })
+        .from(transfers)
+        .where(earnedBy(userId))
+        .groupBy(transfers.program, transfers.level);
+      const missed = await tx
+        .select({ program: missedEarnings.program, level: missedEarnings.level, cents: sql<string>`sum(${missedEarnings.amount})::text` })
+        .from(missedEarnings)
+        .where(eq(missedEarnings.userId, userId))
+        .groupBy(missedEarnings.program, missedEarnings.level);
+      const levels = new Map(held.map((l) => [key(l.program, l.level), l]));
+      const placed = new Map(taken.map((t) => [key(t.program, t.level), t.n]));
+      const cents = (rows: { program: string | null; level: number | null; cents: string }[]) =>
+        new Map(rows.map((r) => [key(r.program ?? "", r.level ?? 0), BigInt(r.cents)]));
+      const earnedAt = cents(earned);
+      const missedAt = cents(missed);
+      return Object.fromEntries(
+        PROGRAMS.map((program) => [
+          program,
+          Array.from({ length: LEVELS_PER_PROGRAM }, (_, i): LevelTotals => {
+            const level = i + 1;
+            const row = levels.get(key(program, level));
+            const cyclesCompleted = Math.floor((placed.get(key(program, level)) ?? 0) / SLOTS_PER_LEVEL[program]);
+            return {
+              level,
+              status: row?.status ?? "locked",
+              cycles: row?.cycles ?? 0,
+              filled: row?.slots.length ?? 0,
+              cycle: currentCycle(row?.status, cyclesCompleted),
+              cyclesCompleted,
+              earned: earnedAt.get(key(program, level)) ?? 0n,
+              missed: missedAt.get(key(program, level)) ?? 0n,
+            };
+          }),
+        ]),
+      ) as Record<Program, LevelTotals[]>;
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
 }

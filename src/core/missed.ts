@@ -105,14 +105,15 @@ export interface MissedFilter {
 }
 
 /**
- * GET /api/user/missed: a page of the member's missed earnings, newest first, optionally of one
- * program or level (the page a level links to); the page and the total in one snapshot.
+ * GET /api/user/missed: a page of the member's missed earnings (`limit` of them), newest first,
+ * optionally of one program or level (the page a level links to); the page and the total in one
+ * snapshot.
  */
-export function missedOf(db: Db, userId: string, page: number, filter: MissedFilter = {}) {
-  return db.transaction((tx) => missedPage(tx, userId, page, filter), { isolationLevel: "repeatable read", accessMode: "read only" });
+export function missedOf(db: Db, userId: string, page: number, filter: MissedFilter = {}, limit = STATEMENT_PAGE_SIZE) {
+  return db.transaction((tx) => missedPage(tx, userId, page, filter, limit), { isolationLevel: "repeatable read", accessMode: "read only" });
 }
 
-async function missedPage(tx: Tx, userId: string, page: number, { program, level }: MissedFilter) {
+async function missedPage(tx: Tx, userId: string, page: number, { program, level }: MissedFilter, limit: number) {
   // Read through missed_earnings_user_idx (user, id): a member's records, the filter applied to them.
   const mine = and(
     eq(missedEarnings.userId, userId),
@@ -133,8 +134,8 @@ async function missedPage(tx: Tx, userId: string, page: number, { program, level
     .innerJoin(users, eq(users.id, missedEarnings.buyerId))
     .where(mine)
     .orderBy(desc(missedEarnings.id))
-    .limit(STATEMENT_PAGE_SIZE)
-    .offset((page - 1) * STATEMENT_PAGE_SIZE);
+    .limit(limit)
+    .offset((page - 1) * limit);
   const n = total?.n ?? 0;
-  return { items, page, totalPages: pageCount(n, STATEMENT_PAGE_SIZE), total: n };
+  return { items, page, totalPages: pageCount(n, limit), total: n };
 }

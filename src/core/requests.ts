@@ -29,7 +29,7 @@ interface RequestRow {
 }
 
 /**
- * A page of the member's own deposit and withdrawal requests (or of one `type`), in every state, newest first
+ * A page (`limit` rows) of the member's own deposit and withdrawal requests (or of one `type`), in every state, newest first
  * (created_at, then id): with the admin's reason, when it was decided, the network of a
  * withdrawal and the fee of an accepted one, the network and the transaction ID (a deposit's, or
  * the payout's of a withdrawal once the admin recorded it). Transfers to the member's own deposit
@@ -40,11 +40,18 @@ interface RequestRow {
  * end, then they are merged, like the statement's two sides: a long history is never sorted
  * in full.
  */
-export async function requestsOf(db: Db, userId: string, page: number, type: RequestType | undefined, required: (network: Network) => number) {
+export async function requestsOf(
+  db: Db,
+  userId: string,
+  page: number,
+  type: RequestType | undefined,
+  required: (network: Network) => number,
+  limit = STATEMENT_PAGE_SIZE,
+) {
   const deposits = type !== "withdrawal";
   const withdrawals = type !== "deposit";
-  const offset = (page - 1) * STATEMENT_PAGE_SIZE;
-  const window = offset + STATEMENT_PAGE_SIZE;
+  const offset = (page - 1) * limit;
+  const window = offset + limit;
   const rows = rowsOf<RequestRow>(
     await db.execute(sql`
       SELECT r.id, r.type, r.amount::text AS amount, r.status, r.reason, r.created_at, r.decided_at, r.method, r.fee::text AS fee,
@@ -71,7 +78,7 @@ export async function requestsOf(db: Db, userId: string, page: number, type: Req
          FROM withdrawals WHERE user_id = ${userId} AND ${withdrawals} ORDER BY created_at DESC, id DESC LIMIT ${window})
       ) r
       ORDER BY r.created_at DESC, r.id DESC
-      LIMIT ${STATEMENT_PAGE_SIZE} OFFSET ${offset}`),
+      LIMIT ${limit} OFFSET ${offset}`),
   );
   const [count] = rowsOf<{ n: string }>(
     await db.execute(sql`SELECT ((SELECT count(*) FROM deposits WHERE user_id = ${userId} AND ${deposits})
@@ -100,6 +107,7 @@ export async function requestsOf(db: Db, userId: string, page: number, type: Req
       cancelled: r.cancelled,
     })),
     page,
-    totalPages: pageCount(Number(count?.n ?? 0), STATEMENT_PAGE_SIZE),
+    totalPages: pageCount(Number(count?.n ?? 0), limit),
+    total: Number(count?.n ?? 0),
   };
 }

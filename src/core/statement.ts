@@ -9,8 +9,6 @@ import { teamSize } from "./teams";
 import { EXTERNAL, SYSTEM } from "./ledger";
 import { pageCount } from "./util";
 
-const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
-
 // ---------------------------------------------------------------------------------------------
 // Partners
 
@@ -30,7 +28,7 @@ const pages = (total: number) => pageCount(total, STATEMENT_PAGE_SIZE);
  * after that one, whatever joined or left since, instead of the `page`-th by offset (`page` is
  * then only answered back). Another id answers partner_not_found.
  */
-export async function partnersOf(db: Db, callerId: string, page: number, of?: string, after?: string) {
+export async function partnersOf(db: Db, callerId: string, page: number, of?: string, after?: string, limit = STATEMENT_PAGE_SIZE) {
   const listed = of ?? callerId;
   if (listed !== callerId && !(await isInTeamOf(db, callerId, listed))) return refuse("partner_not_found");
   // Partners who left: not in the counts, still on the list (the users_left_referrer_idx index).
@@ -67,22 +65,24 @@ export async function partnersOf(db: Db, callerId: string, page: number, of?: st
     .where(and(eq(users.referrerId, listed), cursor))
     .orderBy(desc(users.createdAt), desc(users.id))
     // One more than a page: whether another page follows, told by the rows themselves.
-    .limit(STATEMENT_PAGE_SIZE + 1)
-    .offset(cursor ? 0 : (page - 1) * STATEMENT_PAGE_SIZE);
+    .limit(limit + 1)
+    .offset(cursor ? 0 : (page - 1) * limit);
   const directPartners = Number(own?.direct ?? 0);
+  // The partners on the list: those who left are still on it.
+  const onList = directPartners + Number(own?.left ?? 0);
   return {
-    partners: rows.slice(0, STATEMENT_PAGE_SIZE).map(({ level3p, level6p, ...r }) => ({
+    partners: rows.slice(0, limit).map(({ level3p, level6p, ...r }) => ({
       ...r,
       partners: Number(r.partners),
       directPartners: Number(r.directPartners),
       levels: { "3p": Number(level3p ?? 0), "6p": Number(level6p ?? 0) },
     })),
     page,
-    // The pages of the list, which the partners who left are still on.
-    totalPages: pages(directPartners + Number(own?.left ?? 0)),
-    hasMore: rows.length > STATEMENT_PAGE_SIZE,
+    totalPages: pageCount(onList, limit),
+    hasMore: rows.length > limit,
     directPartners,
     totalPartners: Number(own?.total ?? 0),
+    onList,
   };
 }
 
@@ -292,19 +292,21 @@ function counterpartyOf(r: LedgerRow, fromPlatform: boolean): { name: string } |
 
 /**
  * A page of the user's statement, newest first, filtered (money in cents, signed from the user's
- * side). The page and the number of pages are read in one snapshot (a read-only REPEATABLE READ
- * transaction), so they agree while payments land.
+ * side): `limit` rows a page (the member's own statement: STATEMENT_PAGE_SIZE), and `total`, the
+ * rows of the whole filtered statement. The page and the count are read in one snapshot (a
+ * read-only REPEATABLE READ transaction), so they agree while payments land.
  */
-export async function transactionsOf(db: Db, userId: string, page: number, filter: StatementFilter = {}) {
+export async function transactionsOf(db: Db, userId: string, page: number, filter: StatementFilter = {}, limit = STATEMENT_PAGE_SIZE) {
   rangeOf(filter);
   return db.transaction(
     async (tx) => {
-      const transactions = await statementRows(tx, userId, filter, { limit: STATEMENT_PAGE_SIZE, offset: (page - 1) * STATEMENT_PAGE_SIZE });
+      const transactions = await statementRows(tx, userId, filter, { limit, offset: (page - 1) * limit });
       const [count] = rowsOf<{ n: string }>(
         await tx.execute(sql`SELECT ((SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, false, filter)})
                                    + (SELECT count(*) FROM transfers t WHERE ${sideWhere(userId, true, filter)}))::text AS n`),
       );
-      return { transactions, page, totalPages: pages(Number(count?.n ?? 0)) };
+      const total = Number(count?.n ?? 0);
+      return { transactions, page, totalPages: pageCount(total, limit), total };
     },
     { isolationLevel: "repeatable read", accessMode: "read only" },
   );

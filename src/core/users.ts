@@ -274,8 +274,13 @@ export type CurrentUser = ReturnType<typeof memberOf>;
 
 /** The signed-in user as GET /api/auth answers it (money still in cents). One round trip. */
 export async function currentUser(db: Db, id: string): Promise<CurrentUser> {
+  return (await findMember(db, id)) ?? refuse("bad_token");
+}
+
+/** A member as GET /api/auth answers them, by id; null when there is none or they were deleted. */
+export async function findMember(db: Db, id: string): Promise<CurrentUser | null> {
   const row = await memberRow(db)([id, ""]);
-  return row ? memberOf(row) : refuse("bad_token");
+  return row ? memberOf(row) : null;
 }
 
 /** What memberForToken answers: the token's user, and the member it reads (built when asked). */

@@ -544,7 +544,11 @@ export const adminAudit = pgTable(
     after: jsonb("after"),
     createdAt: createdAt(),
   },
-  (t) => [index("admin_audit_created_idx").on(t.createdAt, t.id)],
+  (t) => [
+    index("admin_audit_created_idx").on(t.createdAt, t.id),
+    // A member's record lists the entries about them (src/core/audit.ts): looked up by target.
+    index("admin_audit_target_idx").on(t.targetType, t.targetId),
+  ],
 );
 
 export const ACCOUNT_TOKEN_PURPOSES = ["reset_password", "verify_email", "change_email"] as const;

@@ -58,11 +58,14 @@ test("GET /api/auth's answer carries exactly the headers of every other answer o
   };
   const me = headersOf(await request("/api/auth", { headers: { "x-auth-token": token } }));
   for (const other of [await request("/api/programs"), await request("/api/auth"), await request("/api/no/such/thing")]) expect(headersOf(other)).toEqual(me);
-  expect(me).toMatchObject({ "cache-control": "no-store", "content-type": "application/json", "x-frame-options": "SAMEORIGIN", "x-content-type-options": "nosniff" });
-  expect(Object.keys(me)).toHaveLength(14);
+  // The API's answers also name the client build served (src/client/lib/connection.ts); pages are that build.
+  expect(me).toMatchObject({ "cache-control": "no-store", "content-type": "application/json", "x-frame-options": "SAMEORIGIN", "x-content-type-options": "nosniff", "x-app-build": "/build/main-abc.js" });
+  expect(Object.keys(me)).toHaveLength(15);
   const page = headersOf(await request("/"));
-  for (const [name, value] of Object.entries(me)) if (name !== "cache-control" && name !== "content-type") expect([name, page[name]]).toEqual([name, value]);
+  const apiOnly = ["cache-control", "content-type", "x-app-build"];
+  for (const [name, value] of Object.entries(me)) if (!apiOnly.includes(name)) expect([name, page[name]]).toEqual([name, value]);
   expect(page["x-powered-by"]).toBeUndefined();
+  expect(page["x-app-build"]).toBeUndefined();
 });
 
 test("pages and assets keep their own caching", async () => {

@@ -9,14 +9,21 @@ import type { AppEnv, Deps } from "./env";
 import { onError, refusal } from "./errors";
 import { requireAdmin, requireUser } from "./middleware/auth";
 import { adminRoutes } from "./routes/admin";
+import { adminMemberRoutes } from "./routes/adminMembers";
 import { authRoutes } from "./routes/auth";
 import { programRoutes } from "./routes/programs";
 import { siteRoutes } from "./routes/site";
 import { packageRoutes } from "./routes/packages";
 import { statementRoutes } from "./routes/statement";
-import { TOTAL_COUNT_HEADER } from "../shared/constants";
+import { BUILD_HEADER, TOTAL_COUNT_HEADER } from "../shared/constants";
 import { userRoutes } from "./routes/user";
 import { notificationRoutes } from "./routes/notifications";
+
+/**
+ * The client build the web side serves (its dashboard entry's URL), set by mountWeb for its app.
+ * Read per request: a rebuild next to a running server changes it.
+ */
+export const buildOf = new WeakMap<object, () => string | undefined>();
 
 export interface AppOptions {
   /** Adds the web side (pages and assets) after the API. */
@@ -41,6 +48,8 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   app.use("/api/*", async (c, next) => {
     await next();
     c.res.headers.set("Cache-Control", "no-store");
+    const build = buildOf.get(app)?.();
+    if (build) c.res.headers.set(BUILD_HEADER, build);
   });
   app.use(
     "*",
@@ -88,7 +97,7 @@ export function createApp(deps: Deps, options: AppOptions = {}) {
   // Every route file registers the full paths of src/shared/contract.ts (API); the guards go first.
   api.use("/user/*", requireUser);
   api.use("/admin/*", requireUser, requireAdmin);
-  for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, notificationRoutes, packageRoutes, statementRoutes, adminRoutes]) api.route("/", routes);
+  for (const routes of [authRoutes, programRoutes, siteRoutes, userRoutes, notificationRoutes, packageRoutes, statementRoutes, adminRoutes, adminMemberRoutes]) api.route("/", routes);
   api.all("*", (c) => refusal(c, "not_found"));
   app.route("/api", api);
   healthRoutes(app);

@@ -3,6 +3,7 @@ import { expiredToken, forgedToken, testDeps, type Harness } from "../testing/ha
 import { useMoneyHarness } from "../testing/useHarness";
 import { createApp } from "./app";
 import { randomTxId, TRON_SENDER } from "../testing/chainIds";
+import { onPostgres } from "../testing/db";
 
 /** One transaction ID for the user and then the admin: the admin's is refused as a duplicate. */
 const AUTHZ_DUP = randomTxId();
@@ -151,7 +152,17 @@ useMoneyHarness(async (made) => {
     { method: "GET", pattern: "/api/admin/users", path: "/api/admin/users?page=1&limit=10", access: "admin", admin: 200 },
     { method: "GET", pattern: "/api/admin/audit", path: "/api/admin/audit?page=1", access: "admin", admin: 200 },
     { method: "GET", pattern: "/api/admin/users/:id/deposit-addresses", path: `/api/admin/users/${member.id}/deposit-addresses`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id", path: `/api/admin/users/${member.id}`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/transactions", path: `/api/admin/users/${member.id}/transactions?page=1&limit=5`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/missed", path: `/api/admin/users/${member.id}/missed`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/requests", path: `/api/admin/users/${member.id}/requests`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/partners", path: `/api/admin/users/${member.id}/partners`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/audit", path: `/api/admin/users/${member.id}/audit`, access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/users/:id/matrix/:program/:level", path: `/api/admin/users/${member.id}/matrix/3p/1`, access: "admin", admin: 200 },
     { method: "GET", pattern: "/api/admin/deposit-addresses/sweep", access: "admin", admin: 200 },
+    { method: "GET", pattern: "/api/admin/backups", access: "admin", admin: 200 },
+    // The server backs up the embedded database only (src/server/backups.ts).
+    { method: "POST", pattern: "/api/admin/backups", access: "admin", admin: onPostgres ? 409 : 201 },
     { method: "POST", pattern: "/api/admin/deposit-addresses/:network/:index/swept", path: "/api/admin/deposit-addresses/BEP20/0/swept", access: "admin", body: {}, admin: 404 },
     { method: "DELETE", pattern: "/api/admin/users/:id", path: `/api/admin/users/${other.id}`, access: "admin", admin: 200 },
     { method: "POST", pattern: "/api/admin/users/:id/gift", path: `/api/admin/users/${member.id}/gift`, access: "admin", body: { amount: 1 }, admin: 200 },

@@ -1,4 +1,5 @@
 import { availableParallelism } from "node:os";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import type { ChainSettings } from "../core/chain/config";
 import { CHAIN_CONFIG_HELP, loadChainConfig } from "./chainConfig";
 import { loadMailConfig, MAIL_CONFIG_HELP, type MailSettings } from "./mailConfig";
@@ -47,11 +48,22 @@ export interface Config {
   logLevel: LogLevel;
   /** METRICS_TOKEN: GET /metrics answers a Bearer of it; unset, loopback callers only (./metrics.ts). */
   metricsToken?: string;
+  /** Where backups are written and listed (./backups.ts); outside the data folder. */
+  backupDir: string;
+  /** Hours between the embedded database's scheduled backups; 0: none. */
+  backupIntervalHours: number;
+  /** Backups kept in backupDir, the newest; at least 1. */
+  backupKeep: number;
 }
 
 /** LOG_LEVEL's values, most to least severe; `silent` writes nothing. */
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const BACKUP_INTERVAL_DEFAULT = 24;
+/** A year: a longer interval is no schedule. */
+const BACKUP_INTERVAL_MAX = 8760;
+const BACKUP_KEEP_DEFAULT = 7;
 
 export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = [
   ["PORT", "HTTP port", "3000"],
@@ -73,7 +85,11 @@ export const CONFIG_HELP: [name: string, meaning: string, fallback: string][] = 
   ...CHAIN_CONFIG_HELP,
   ...MAIL_CONFIG_HELP,
   ["VERIFIED_EMAIL_TO_WITHDRAW", "1 (or true, yes, on): members must confirm their email address before a withdrawal (403 email_not_verified)", "0"],
+  ["BACKUP_DIR", "folder of the backups (the admin's, the schedule's, bun run backup's); outside DATA_DIR", "DATA_DIR/../backups"],
+  ["BACKUP_INTERVAL_HOURS", "hours between backups of the embedded database while the server runs; 0 turns them off (on Postgres: none, see bun run backup)", String(BACKUP_INTERVAL_DEFAULT)],
+  ["BACKUP_KEEP", "backups kept in BACKUP_DIR (the newest); older ones are removed after each new one", String(BACKUP_KEEP_DEFAULT)],
 ];
+
 
 /** `--reset-admin-password`: prints a new admin password (or sets ADMIN_PASSWORD) and signs the admin out everywhere. */
 export const RESET_ADMIN_FLAG = "--reset-admin-password";
@@ -151,6 +167,19 @@ function logLevel(value: string | undefined): LogLevel {
   return text as LogLevel;
 }
 
+/**
+ * BACKUP_DIR, else the folder `backups` beside the data folder. Inside the data folder a backup
+ * would hold the backups before it, and a restore would move them aside with the rest.
+ */
+function backupDir(value: string | undefined, dataDir: string): string {
+  const dir = value?.trim() ? value.trim() : join(dataDir, "..", "backups");
+  const inside = relative(resolve(dataDir), resolve(dir));
+  if (inside === "" || (!inside.startsWith("..") && !isAbsolute(inside))) {
+    throw new Error(`BACKUP_DIR must be outside DATA_DIR (${dataDir}), got ${value}`);
+  }
+  return dir;
+}
+
 /** Shorter, a token could be guessed by trying: the same floor as JWT_SECRET's. */
 function metricsToken(value: string | undefined): string | undefined {
   if (value !== undefined && value.length < JWT_SECRET_MIN_LENGTH) throw new Error(`METRICS_TOKEN must be at least ${JWT_SECRET_MIN_LENGTH} characters, got ${value.length}`);
@@ -162,10 +191,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   // Unset or blank: 3000 (Number("") would be 0, a random port); else decimal digits, 0 to 65535.
   const port = env.PORT === undefined || env.PORT.trim() === "" ? 3000 : decimalWhole(env.PORT);
   if (port === undefined || port > 65535) throw new Error(`PORT must be a port number (0 to 65535), got ${env.PORT}`);
+  const dataDir = env.DATA_DIR || "./data";
+  const backupIntervalHours = wholeNumber("BACKUP_INTERVAL_HOURS", env.BACKUP_INTERVAL_HOURS, BACKUP_INTERVAL_DEFAULT);
+  if (backupIntervalHours > BACKUP_INTERVAL_MAX) throw new Error(`BACKUP_INTERVAL_HOURS must be from 0 (off) to ${BACKUP_INTERVAL_MAX}, got ${env.BACKUP_INTERVAL_HOURS}`);
+  const backupKeep = wholeNumber("BACKUP_KEEP", env.BACKUP_KEEP, BACKUP_KEEP_DEFAULT);
+  if (backupKeep < 1) throw new Error(`BACKUP_KEEP must be 1 or more (the newest backups kept), got ${env.BACKUP_KEEP}`);
   return {
     port,
     databaseUrl: env.DATABASE_URL || undefined,
-    dataDir: env.DATA_DIR || "./data",
+    dataDir,
     jwtSecret: jwtSecret(env.JWT_SECRET || undefined),
     adminEmail: adminEmail(env.ADMIN_EMAIL || undefined),
     adminPassword: adminPassword(env.ADMIN_PASSWORD || undefined),
@@ -192,5 +226,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     verifiedEmailToWithdraw: flag("VERIFIED_EMAIL_TO_WITHDRAW", env.VERIFIED_EMAIL_TO_WITHDRAW),
     logLevel: logLevel(env.LOG_LEVEL),
     metricsToken: metricsToken(env.METRICS_TOKEN || undefined),
+    backupDir: backupDir(env.BACKUP_DIR, dataDir),
+    backupIntervalHours,
+    backupKeep,
   };
 }

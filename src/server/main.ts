@@ -2,29 +2,35 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Hono } from "hono";
 import { DISABLE_2FA_FLAG, resetAdminFromMachine } from "./adminReset";
 import { createApp } from "./app";
+import { startBackupSchedule } from "./backups";
 import { chainSummary, startChainWatcher } from "./chainWatcher";
 import { firstAdminBanner } from "./banner";
 import { collectWhenIdle, endWithSupervisor, isWorker, portTaken, startWorkers, workerCount, workerReady, type Workers } from "./cluster";
 import { CONFIG_HELP, type Config, loadConfig, RESET_ADMIN_FLAG } from "./config";
 import type { AppEnv } from "./env";
 import { startMailer } from "./mailer";
+import { RESTORE_FLAG, restoreCommand } from "./restore";
 import { prepare } from "./start";
 import { drain } from "./shutdown";
 import { serverFetch } from "./web/pageCache";
 
 /**
  * The server process, shared by `bun src/server/index.ts` and the compiled binary
- * (src/server/binary.ts): `--help`, `--reset-admin-password`, or configuration from the
- * environment, database ready, HTTP on PORT, clean stop on SIGINT/SIGTERM. On Postgres, WORKERS
- * processes (default: one per CPU) serve the port under this one (src/server/cluster.ts).
+ * (src/server/binary.ts): `--help`, `--reset-admin-password`, `--restore FILE`, or configuration
+ * from the environment, database ready, HTTP on PORT, clean stop on SIGINT/SIGTERM. On Postgres,
+ * WORKERS processes (default: one per CPU) serve the port under this one (src/server/cluster.ts).
  */
 export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
+  const args = process.argv.slice(2);
+  // `--restore FILE`: the file is the flag's, not an option of its own.
+  const restoreAt = args.indexOf(RESTORE_FLAG);
   // A misspelt flag (--reset-admin-pasword) would otherwise start the server instead.
-  const unknown = process.argv.slice(2).find((arg) => !SERVER_FLAGS.includes(arg));
+  const unknown = args.find((arg, i) => !SERVER_FLAGS.includes(arg) && !(restoreAt >= 0 && i === restoreAt + 1));
   if (unknown !== undefined) {
-    console.error(`Unknown option ${unknown}: the server takes --help, ${RESET_ADMIN_FLAG} and ${DISABLE_2FA_FLAG} (with it).`);
+    console.error(`Unknown option ${unknown}: the server takes --help, ${RESET_ADMIN_FLAG} (and ${DISABLE_2FA_FLAG} with it) and ${RESTORE_FLAG} FILE.`);
     process.exit(2);
   }
+  if (restoreAt >= 0 && !args.includes("--help")) process.exit(await restoreCommand(args[restoreAt + 1]));
   try {
     await start(web);
   } catch (error) {
@@ -34,7 +40,7 @@ export async function main(web: (app: Hono<AppEnv>) => void): Promise<void> {
   }
 }
 
-const SERVER_FLAGS = ["--help", RESET_ADMIN_FLAG, DISABLE_2FA_FLAG];
+const SERVER_FLAGS = ["--help", RESET_ADMIN_FLAG, DISABLE_2FA_FLAG, RESTORE_FLAG];
 
 /**
  * Why a start failed, on one line. A failed query of drizzle's (DrizzleQueryError: "Failed query:
@@ -55,6 +61,9 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
     console.log(`\n  ${RESET_ADMIN_FLAG} [${DISABLE_2FA_FLAG}]`);
     console.log("      instead of starting: a new admin password (ADMIN_PASSWORD, else random and printed), the admin signed out");
     console.log(`      everywhere; ${DISABLE_2FA_FLAG} also turns the admin's two-factor off. On the embedded database, stop the server first.`);
+    console.log(`\n  ${RESTORE_FLAG} FILE`);
+    console.log("      instead of starting: restores the backup FILE into DATA_DIR (server stopped); what was there is moved to");
+    console.log("      DATA_DIR.before-restore-<time>, and the restored database's ledger is checked first.");
     process.exit(0);
   }
 
@@ -81,6 +90,8 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
   deps.chainWatcher = watcher;
   const mailer = startMailer(deps);
   deps.mailer = mailer;
+  // The embedded database's backups every BACKUP_INTERVAL_HOURS (none on Postgres).
+  const backups = startBackupSchedule(deps);
   const app = createApp(deps, { web });
   // Bun hands the server to fetch as its second argument: the app reads the socket's address
   // there (Hono's c.env, src/server/middleware/source.ts). serverFetch answers the cached pages
@@ -105,6 +116,8 @@ async function start(web: (app: Hono<AppEnv>) => void): Promise<void> {
     await drain(server, deps.db);
     await watcher.stop();
     await mailer.stop();
+    // A backup being written is finished (the database's close would wait for it too).
+    await backups.stop();
     await database.close();
     process.exit(0);
   };

@@ -14,8 +14,9 @@ export interface PassLoop<R> {
   stop(): Promise<void>;
 }
 
-export function startPassLoop<R>(pass: () => Promise<R>, options: { periodMs: number; failed: (error: unknown) => R; poll?: boolean }): PassLoop<R> {
-  const { periodMs, failed, poll = true } = options;
+/** `firstMs`: when the first pass runs, from the start (at once by default). */
+export function startPassLoop<R>(pass: () => Promise<R>, options: { periodMs: number; failed: (error: unknown) => R; poll?: boolean; firstMs?: number }): PassLoop<R> {
+  const { periodMs, failed, poll = true, firstMs = 0 } = options;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running: Promise<R> | undefined;
   let again = false;
@@ -42,7 +43,7 @@ export function startPassLoop<R>(pass: () => Promise<R>, options: { periodMs: nu
     return current;
   }
 
-  schedule(0);
+  schedule(firstMs);
   return {
     soon: () => {
       if (running) again = true;

@@ -161,6 +161,11 @@ export const REQUEST_PAGE_SIZE = 50;
 export const MAX_PAGE_LIMIT = 100;
 /** Lists answered as a bare array (the admin's requests) carry the number of matching rows in this header. */
 export const TOTAL_COUNT_HEADER = "X-Total-Count";
+/**
+ * Every API answer names the client build the server would serve now (the dashboard entry's
+ * hashed URL): a page that loaded another one knows the app was updated since it opened.
+ */
+export const BUILD_HEADER = "X-App-Build";
 export const SEARCH_MIN_LENGTH = 3;
 export const SEARCH_DEBOUNCE_MS = 500;
 export const SEARCH_MAX_RESULTS = 10;

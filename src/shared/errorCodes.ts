@@ -66,6 +66,9 @@ export const ERROR_CODES = [
   // Notifications
   "notification_not_mutable",
 
+  // Operations
+  "backup_unsupported",
+
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   "idempotency_busy",
   "idempotency_conflict",

@@ -98,6 +98,10 @@ export const ERRORS = {
   /** PUT /api/user/notifications/settings named a security notice (NOTIFICATION_KIND_INFO.mutable false). */
   notification_not_mutable: { status: 400, msg: MSG.notificationNotMutable },
 
+  // Operations
+  /** POST /api/admin/backups on Postgres: the server backs up only the embedded database; Postgres has pg_dump and WAL archiving. */
+  backup_unsupported: { status: 409, msg: MSG.backupUnsupported },
+
   // Idempotency-Key: about the key, not the operation, so never stored as the key's answer
   idempotency_busy: { status: 409, msg: MSG.keyBusy },
   idempotency_conflict: { status: 422, msg: MSG.keyReused },

@@ -101,6 +101,8 @@ export const MSG = {
   levelUnfrozen: "Level unfrozen successfully!",
   cycleNotFound: "Cycle not found.",
   notificationNotMutable: "Notices about your own deposits and withdrawals are security notices and cannot be muted.",
+  backupUnsupported:
+    "The server takes backups of the embedded database only. On Postgres, run `bun run backup` (pg_dump) on a machine that reaches the database, and keep WAL archived for point-in-time recovery (docs/operations.md#backups).",
 
   cannotDeleteAdmin: "Admins cannot be deleted.",
   userDeleted: "User deleted successfully!",

@@ -34,6 +34,8 @@ export const PAGES = {
   /** Payments that passed the member by (?program=&level= for one level), linked from the earnings and the levels. */
   missed: `${DASHBOARD}/missed`,
   allUsers: `${DASHBOARD}/all-users`,
+  /** One member's record for the operator, under All Users (a route pattern: features/users/memberPaths.ts fills it in). */
+  adminMember: `${DASHBOARD}/all-users/:id`,
   adminDashboard: `${DASHBOARD}/admin-dashboard`,
   adminWithdraw: `${DASHBOARD}/admin-withdraw`,
   adminDeposit: `${DASHBOARD}/admin-deposit`,

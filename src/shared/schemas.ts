@@ -21,6 +21,7 @@ import {
   REQUEST_PAGE_SIZE,
   REQUEST_STATUSES,
   SEARCH_MIN_LENGTH,
+  STATEMENT_PAGE_SIZE,
   USER_PAGE_SIZE,
   WITHDRAWAL_METHODS,
 } from "./constants";
@@ -484,6 +485,17 @@ export const missedQuery = z.extend(pageQuery, {
 export const requestsQuery = z.extend(pageQuery, {
   type: z.optional(z.enum(REQUEST_TYPES, { error: `Type must be ${oneOf(REQUEST_TYPES)}.` })),
 });
+
+/**
+ * The lists of one member's record (GET /api/admin/users/:id/...): `?page=&limit=`, a page of
+ * `limit` rows (STATEMENT_PAGE_SIZE, the member's own page, by default; at most MAX_PAGE_LIMIT).
+ */
+const memberListLimit = { limit: z._default(wholeNumber(1, MAX_PAGE_LIMIT, LIMIT_MSG), STATEMENT_PAGE_SIZE) };
+export const memberListQuery = z.extend(pageQuery, memberListLimit);
+/** The member's statement, with the filters of their own (kind, from, to, tz). */
+export const memberTransactionsQuery = z.extend(statementQuery, memberListLimit);
+export const memberMissedQuery = z.extend(missedQuery, memberListLimit);
+export const memberRequestsQuery = z.extend(requestsQuery, memberListLimit);
 
 /** The gift form's recipient search. */
 export const searchQuery = z.object({

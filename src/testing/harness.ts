@@ -1,4 +1,7 @@
 import { checkAnswer } from "./contract";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { expect } from "bun:test";
 import { eq } from "drizzle-orm";
 import { sign } from "hono/jwt";
@@ -35,12 +38,13 @@ export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-hs256";
  * What createApp needs, as every test app has it: cheap hashing, TEST_JWT_SECRET, default config
  * except the sign-up limit and the cap on logins checked at once per address, which are off
  * (suites sign many members up and in at once, all from one address; the tests of each turn it
- * on).
+ * on), and backups, which go to a folder under the system's temporary one (createHarness gives
+ * each harness its own, removed when it closes).
  */
 export function testDeps(db: Db, overrides: { config?: Partial<Config>; log?: Deps["log"]; hasher?: Deps["hasher"]; logger?: Deps["logger"] } = {}): Deps {
   return {
     db,
-    config: { ...loadConfig({}), signupLimit: 0, loginChecksPerSource: 0, ...overrides.config },
+    config: { ...loadConfig({}), signupLimit: 0, loginChecksPerSource: 0, backupDir: join(tmpdir(), `matrix-test-backups-${process.pid}`), ...overrides.config },
     hasher: overrides.hasher ?? testHasher,
     jwtSecret: TEST_JWT_SECRET,
     log: overrides.log ?? (() => {}),
@@ -68,7 +72,9 @@ export type RequestKind = "deposits" | "withdrawals";
 export async function createHarness(options: { config?: Partial<Config>; max?: number; hasher?: Deps["hasher"]; mailer?: MailerOptions } = {}) {
   const database: Database = await freshDatabase({ max: options.max });
   const logged: unknown[] = [];
-  const deps = testDeps(database.db, { config: options.config, hasher: options.hasher, log: (_m, e) => logged.push(e) });
+  // Made by the first backup, if any.
+  const backupDir = join(tmpdir(), `matrix-test-backups-${crypto.randomUUID()}`);
+  const deps = testDeps(database.db, { config: { backupDir, ...options.config }, hasher: options.hasher, log: (_m, e) => logged.push(e) });
   // With `mailer`, the app's mailer runs as in production (kicked by the requests that queue mail).
   const mailer = options.mailer ? startMailer(deps, options.mailer) : undefined;
   deps.mailer = mailer;
@@ -201,6 +207,7 @@ export async function createHarness(options: { config?: Partial<Config>; max?: n
     close: async () => {
       await mailer?.stop();
       await database.close();
+      rmSync(backupDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { expect } from "bun:test";
 import { sql } from "drizzle-orm";
 import { rowsOf, type Db } from "../db/client";
-import { readLedger, type LedgerReport, type RunQuery } from "./ledgerChecks";
+import { readLedger, type LedgerReport, type RunQuery } from "../core/ledgerChecks";
 import { readTree, type TreeReport } from "./treeChecks";
 
 export type { LedgerReport, TreeReport };
@@ -9,7 +9,7 @@ export type { LedgerReport, TreeReport };
 /** Runs plain SQL on a drizzle handle (PGlite or Postgres). */
 const on = (db: Db): RunQuery => async (query) => rowsOf<Record<string, unknown>>(await db.execute(sql.raw(query)));
 
-/** Reads the four ledger invariants straight from the tables (./ledgerChecks.ts). */
+/** Reads the four ledger invariants straight from the tables (src/core/ledgerChecks.ts). */
 export const ledgerReport = (db: Db): Promise<LedgerReport> => readLedger(on(db));
 
 /** Fails the test unless every ledger invariant holds. */

@@ -5,6 +5,7 @@ import { Providers } from "../client/app/Providers";
 import { createQueryClient } from "../client/app/queryClient";
 import { AppRoutes } from "../client/app/routes";
 import { setToken } from "../client/lib/session";
+import { resetConnection } from "../client/lib/connection";
 
 /** Shows the router's current path, so a test can assert where a redirect landed. */
 function Where() {
@@ -18,6 +19,8 @@ function Where() {
  */
 export function renderApp(path: string, { token = null }: { token?: string | null } = {}) {
   toast.remove();
+  // The connection's state lives in the shared store: another test's outage must not show here.
+  resetConnection();
   setToken(token);
   const client = createQueryClient();
   const result = render(

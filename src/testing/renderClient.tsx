@@ -8,6 +8,7 @@ import { meKey, type Me } from "../client/lib/me";
 import * as z from "zod/mini";
 import { SESSION } from "../shared/contract/session";
 import { setToken, store } from "../client/lib/session";
+import { resetConnection } from "../client/lib/connection";
 
 /**
  * Renders a client component the way the app does (jotai store, React Query, router, toaster),
@@ -20,6 +21,8 @@ export function renderClient(ui: ReactNode, { me = makeMe() }: { me?: Me | null 
   });
   // react-hot-toast keeps toasts in module state; a previous test's must not show here.
   toast.remove();
+  // The connection's state lives in the shared store: another test's outage must not show here.
+  resetConnection();
   setToken(me ? "test-token" : null);
   if (me) client.setQueryData(meKey, me);
   const result = render(

@@ -1,5 +1,5 @@
 import { teamWithSql } from "../core/teams";
-import type { RunQuery } from "./ledgerChecks";
+import type { RunQuery } from "../core/ledgerChecks";
 
 /**
  * The referral-chain invariants of chains.ts, each a query for the ids that break it (plain SQL,

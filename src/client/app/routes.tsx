@@ -3,20 +3,23 @@ import { Route, Routes, useLocation } from "react-router";
 import { DashboardLayout } from "../layout/DashboardLayout";
 import { featureRoutes } from "./featureRoutes";
 import { RequireAuth } from "./RequireAuth";
+import { lazyPage } from "../lib/lazyPage";
 import { AuthFrame } from "../../ui/AuthFrame";
 import { PageErrorBoundary } from "../components/PageErrorBoundary";
 import { PAGES } from "../../shared/pages";
 
-// Every page is its own chunk; the first load carries only the shell (router, layout, guard).
+// Every page is its own chunk; the first load carries only the shell (router, layout, guard). The
+// dashboard's wait for a server that is away (lazyPage); the signed-out pages have no one to ask.
 const LoginPage = lazy(() => import("../features/auth/LoginPage"));
 const RegisterPage = lazy(() => import("../features/auth/RegisterPage"));
 const ForgotPasswordPage = lazy(() => import("../features/account/ForgotPasswordPage"));
 const ResetPasswordPage = lazy(() => import("../features/account/ResetPasswordPage"));
 const ConfirmEmailPage = lazy(() => import("../features/account/ConfirmEmailPage"));
-const ProfilePage = lazy(() => import("../features/profile/ProfilePage"));
-const NotificationsPage = lazy(() => import("../features/notifications/NotificationsPage"));
-const MissedPage = lazy(() => import("../features/missed/MissedPage"));
-const DashboardNotFound = lazy(() => import("../layout/DashboardNotFound"));
+const ProfilePage = lazyPage(() => import("../features/profile/ProfilePage"));
+const NotificationsPage = lazyPage(() => import("../features/notifications/NotificationsPage"));
+const MissedPage = lazyPage(() => import("../features/missed/MissedPage"));
+const MemberPage = lazyPage(() => import("../features/users/MemberPage"));
+const DashboardNotFound = lazyPage(() => import("../layout/DashboardNotFound"));
 
 /**
  * The client routes. Paths match case-insensitively (react-router's default), so /logIn and
@@ -37,6 +40,7 @@ export function AppRoutes() {
         ))}
         <Route path={PAGES.notifications} element={<NotificationsPage />} />
         <Route path={PAGES.missed} element={<MissedPage />} />
+        <Route path={PAGES.adminMember} element={<MemberPage />} />
         <Route path="*" element={<DashboardNotFound />} />
       </Route>
       {/* Any other path belongs to the server (the landing page, its 404 page). */}

@@ -19,7 +19,7 @@ import { withToast } from "../lib/serverMessage";
 import { Icon } from "../../ui/icons";
 import { useCancelWithdrawal } from "../features/myRequests/api/cancelWithdrawal";
 
-type MemberRequest = Answer<typeof memberRequest>;
+export type MemberRequest = Answer<typeof memberRequest>;
 type Pages = InfiniteData<{ items: MemberRequest[]; page: number; totalPages: number }>;
 
 const TYPE_LABEL: Record<RequestType, string> = { deposit: "Deposit", withdrawal: "Withdrawal" };
@@ -30,9 +30,9 @@ const TEXTS = {
   withdrawal: { title: "Your withdrawal requests", empty: "You have not requested any withdrawals yet." },
 } as const;
 
-const dateColumn: Column<MemberRequest> = { header: "Requested", cell: (row) => <DateTime value={row.createdAt} /> };
+export const dateColumn: Column<MemberRequest> = { header: "Requested", cell: (row) => <DateTime value={row.createdAt} /> };
 
-const typeColumn: Column<MemberRequest> = {
+export const typeColumn: Column<MemberRequest> = {
   header: "Type",
   cell: (row) => (
     <>
@@ -79,7 +79,7 @@ const transactionColumn: Column<MemberRequest> = {
  */
 const feeOf = (row: MemberRequest) => row.fee ?? (row.net !== null ? row.amount - row.net : null);
 
-const amountColumn: Column<MemberRequest> = {
+export const amountColumn: Column<MemberRequest> = {
   header: "Amount",
   numeric: true,
   cell: (row) => {

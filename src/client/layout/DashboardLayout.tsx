@@ -7,7 +7,7 @@ import { isPage } from "../../shared/pages";
 import { useMe, type Me } from "../lib/me";
 import { useLiveEvents } from "../lib/liveEvents";
 import { BottomTabs } from "./BottomTabs";
-import { ConnectionBanner } from "./ConnectionBanner";
+import { AppUpdatedBanner, ConnectionStatus } from "./ConnectionBanner";
 import { Header } from "./Header";
 import { menuFor } from "./menu";
 import { Sidebar } from "./Sidebar";
@@ -22,7 +22,7 @@ export function DashboardLayout({ user }: { user: Me }) {
   const items = useMemo(() => menuFor(user.role), [user.role]);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
-  const { unreachable, token } = useMe();
+  const { token } = useMe();
   useLiveEvents(token, isAdmin);
 
   useEffect(() => {
@@ -37,7 +37,9 @@ export function DashboardLayout({ user }: { user: Me }) {
       </a>
       <Sidebar items={items} />
       <div className="flex min-w-0 flex-1 flex-col">
-        {unreachable && <ConnectionBanner />}
+        {/* The connection's word comes first: while it is lost, what follows may not be current. */}
+        <ConnectionStatus />
+        <AppUpdatedBanner />
         {user.emailVerified === false && <VerifyEmailBanner email={user.email} />}
         <Header user={user} onOpenMenu={isAdmin ? () => setDrawerOpen(true) : undefined} menuOpen={drawerOpen} />
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 px-4 py-6 outline-none sm:px-6 lg:py-8">

@@ -1,4 +1,5 @@
 import { formatDollars } from "../../shared/money";
+import { Figure } from "../components/Figure";
 import { availableBalance, type Me } from "../lib/me";
 import { Avatar } from "./Avatar";
 import { Brand } from "../../ui/Brand";
@@ -36,9 +37,15 @@ export function Header({ user, onOpenMenu, menuOpen = false }: HeaderProps) {
           <p className="m-0 flex flex-col whitespace-nowrap rounded-pill border border-line bg-panel/70 px-3 py-1 text-sm sm:flex-row sm:items-baseline sm:gap-2 sm:py-1.5">
             <span className="hidden muted sm:inline">Balance</span>
             <span className="sr-only sm:hidden">Balance</span>
-            <span className="font-bold tabular-nums text-figure-green">{`${formatDollars(user.balance)} $`}</span>
+            <span className="font-bold tabular-nums text-figure-green">
+              <Figure>{`${formatDollars(user.balance)} $`}</Figure>
+            </span>
             {/* While a withdrawal is held, what can be spent: cents arithmetic, as everywhere. */}
-            {user.pendingWithdrawalsTotal > 0n && <span className="muted text-xs sm:text-sm">{`· ${formatDollars(availableBalance(user))} $ available`}</span>}
+            {user.pendingWithdrawalsTotal > 0n && (
+              <span className="muted text-xs sm:text-sm">
+                <Figure>{`· ${formatDollars(availableBalance(user))} $ available`}</Figure>
+              </span>
+            )}
           </p>
           <NotificationBell unread={user.unreadNotifications ?? 0} />
           <div className="flex min-w-0 items-center gap-2">

@@ -3,6 +3,8 @@ import * as z from "zod/mini";
 import { type Endpoint as ApiEndpoint, fillPath, type PathParams } from "../../shared/contract/wire";
 import { isPage, PAGES } from "../../shared/pages";
 import { type ErrorCode, isErrorCode, SIGN_IN_AGAIN } from "../../shared/errorCodes";
+import { BUILD_HEADER } from "../../shared/constants";
+import { noteServerBuild, reportReached, reportUnreachable, unreachableStatus } from "./connection";
 import { getToken, setToken } from "./session";
 
 export class ApiError extends Error {
@@ -35,11 +37,15 @@ export interface RequestOptions {
 
 export const API_BASE = "/api";
 
+/** What a failure with no answer from the server says (the browser's own words name no cause). */
+export const NO_ANSWER = "The server could not be reached.";
+
 /**
  * The one way the client talks to the server. Sends the token in x-auth-token, parses JSON,
  * and on failure: toasts the message (msg, else the error's own, else a default) unless its
  * code only means "sign in again", and on 401 forgets the token and goes to the login page. The error is still
- * thrown to the caller.
+ * thrown to the caller. Each try tells lib/connection whether the server was reached: no answer,
+ * or a gateway's, is not toasted (the dashboard's banner says it once) and never signs out.
  */
 export async function api<T = unknown>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
@@ -57,11 +63,12 @@ export async function api<T = unknown>(method: string, path: string, options: Re
       signal: options.signal,
     });
   } catch (error) {
-    const message = error instanceof Error && error.message ? error.message : "An unknown error occurred";
-    if (!options.quiet && !(error instanceof DOMException && error.name === "AbortError")) toast.error(message);
-    throw new ApiError(message, 0, undefined);
+    // A call given up by its caller (a page left) says nothing about the server.
+    if (!(error instanceof DOMException && error.name === "AbortError")) reportUnreachable();
+    throw new ApiError(NO_ANSWER, 0, undefined);
   }
 
+  noteServerBuild(response.headers.get(BUILD_HEADER));
   options.onResponse?.(response);
   const text = await response.text();
   let body: unknown = undefined;
@@ -70,12 +77,18 @@ export async function api<T = unknown>(method: string, path: string, options: Re
   } catch {
     body = text;
   }
-  if (response.ok) return body as T;
+  if (response.ok) {
+    reportReached();
+    return body as T;
+  }
 
   const refusal = body && typeof body === "object" ? (body as { msg?: unknown; code?: unknown }) : {};
   const msg = (typeof refusal.msg === "string" && refusal.msg) || response.statusText || "An unknown error occurred";
   const code = isErrorCode(refusal.code) ? refusal.code : undefined;
-  if (!options.quiet && !(code && SIGN_IN_AGAIN.has(code))) toast.error(msg);
+  const away = unreachableStatus(response.status, code);
+  if (away) reportUnreachable();
+  else reportReached();
+  if (!options.quiet && !away && !(code && SIGN_IN_AGAIN.has(code))) toast.error(msg);
   if (response.status === 401) {
     setToken(null);
     if (typeof window !== "undefined" && !isPage(window.location.pathname, PAGES.login)) window.location.assign(PAGES.login);

@@ -1,18 +1,22 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import toast from "react-hot-toast";
+import { BUILD_HEADER } from "../../shared/constants";
 import { readSse } from "../../shared/sse";
 import { API_BASE } from "./api";
+import { connectionLost, noteServerBuild, reportReached, reportUnreachable, unreachableStatus, whenReached } from "./connection";
 import { meKey } from "./me";
 
 /**
  * The member's live stream, GET /api/user/events (Server-Sent Events), read with fetch streaming
  * so the token goes in x-auth-token. Each event refreshes what it changed (react-query keys; the
  * polling of every query stays as the fallback) and a new notification is also a toast. A dropped
- * stream reconnects after a pause that grows to 30 s, with Last-Event-ID: the server sends what
- * was missed, or, when that is more than it replays, one `reset`, and every query is fetched
- * again. A stream the server ended as it stopped (with a `retry:` hint) comes back after the
- * hint's pause. Query keys are spelled out here so the first load carries none of the pages.
+ * stream reconnects after a pause that grows to 30 s (5 s while the server cannot be reached),
+ * with Last-Event-ID: the server sends what was missed, or, when that is more than it replays,
+ * one `reset`, and every query is fetched again. A stream the server ended as it stopped (with a
+ * `retry:` hint) comes back after the hint's pause. Query keys are spelled out here so the first
+ * load carries none of the pages. Each try tells lib/connection whether the server was reached;
+ * while it was not, the pause ends as soon as anything else reaches it.
  */
 export function useLiveEvents(token: string | null | undefined, admin: boolean) {
   const client = useQueryClient();
@@ -55,6 +59,9 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
           const headers: Record<string, string> = { "x-auth-token": token, Accept: "text/event-stream" };
           if (lastId) headers["Last-Event-ID"] = lastId;
           const response = await fetch(`${API_BASE}/user/events`, { headers, signal: stop.signal });
+          noteServerBuild(response.headers.get(BUILD_HEADER));
+          if (unreachableStatus(response.status)) reportUnreachable();
+          else reportReached();
           if (response.status === 401 || response.status === 403) return; // the session's own checks sign out
           if (!response.ok || !response.body) throw new Error(String(response.status));
           failures = 0;
@@ -68,13 +75,39 @@ export function useLiveEvents(token: string | null | undefined, admin: boolean) 
             await new Promise((r) => setTimeout(r, Math.min(hinted!, 30_000)));
             continue;
           }
-        } catch {
+        } catch (error) {
           if (stop.signal.aborted) return;
+          // No answer, or the stream cut short: not a refusal, which came with a status.
+          if (error instanceof TypeError) reportUnreachable();
         }
         failures++;
-        await new Promise((r) => setTimeout(r, Math.min(1000 * 2 ** Math.min(failures, 5), 30_000)));
+        // While the server is away the stream is also what notices it is back: it asks more often.
+        const longest = connectionLost() ? LOST_RETRY_MAX_MS : 30_000;
+        await pauseBeforeRetry(Math.min(1000 * 2 ** Math.min(failures, 5), longest), stop.signal);
       }
     })();
     return () => stop.abort();
   }, [token, admin, client]);
+}
+
+/** Longest pause between two tries of the stream while the connection is lost. */
+export const LOST_RETRY_MAX_MS = 5_000;
+
+/**
+ * Waits `ms` before the stream's next try, or less: while the connection is lost, until anything
+ * else reaches the server (the current user's query keeps asking), so the stream comes back with it.
+ */
+function pauseBeforeRetry(ms: number, stop: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const over = new AbortController();
+    const end = () => over.abort();
+    const timer = setTimeout(end, ms);
+    stop.addEventListener("abort", end);
+    over.signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      stop.removeEventListener("abort", end);
+      resolve();
+    });
+    if (connectionLost()) void whenReached(over.signal).then(end);
+  });
 }

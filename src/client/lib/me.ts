@@ -37,7 +37,8 @@ export const meQuery = (token: string | null) =>
 /**
  * The signed-in user. Runs only while a token exists. Only a 401 signs the user out; any other
  * failure keeps the session (and the user last loaded) and is retried: `unreachable` is true
- * while the latest try failed that way (the dashboard's "Can't reach the server" banner).
+ * while the latest try failed that way (the guard's banner over its loader, before the first
+ * answer; the dashboard's own follows lib/connection.ts).
  */
 export function useMe() {
   const token = useAtomValue(tokenAtom);

@@ -8,6 +8,8 @@ import { listDeposits, listWithdrawals } from "../../core/wallet";
 import { TOTAL_COUNT_HEADER } from "../../shared/constants";
 import { API } from "../../shared/contract";
 import { MSG } from "../../shared/messages";
+import { listBackups } from "../../db/backup";
+import { takeBackup } from "../backups";
 import type { AppEnv } from "../env";
 import { reply } from "../reply";
 import { idempotency, transact } from "../transact";
@@ -83,4 +85,6 @@ export const adminRoutes = new Hono<AppEnv>()
       (tx) => markSwept(tx, c.get("user").id, network, index, through === undefined ? undefined : new Date(through)),
       ({ cleared }) => ({ msg: `Marked swept: ${formatUsdt(cleared)} cleared from the list.`, cleared }),
     );
-  });
+  })
+  .get(API.backups.path, (c) => reply(c, API.backups, listBackups(c.get("deps").config.backupDir)))
+  .post(API.takeBackup.path, async (c) => reply(c, API.takeBackup, await takeBackup(c.get("deps"))));

@@ -8,6 +8,7 @@ import { MSG } from "../../shared/messages";
 import { isPage, PAGES, type PagePath } from "../../shared/pages";
 import { newsletterSchema } from "../../shared/schemas";
 import { sourceAddress } from "../middleware/source";
+import { buildOf } from "../app";
 import type { AppEnv } from "../env";
 import { NO_ASSETS, renderDocument, type Assets } from "./Document";
 import { HowItWorksPage } from "./howItWorks/HowItWorksPage";
@@ -29,6 +30,9 @@ export interface WebOptions {
   /** The clock of the page cache (tests move it on). */
   now?: () => number;
 }
+
+/** How often the API's build header looks at the manifest again, at most. */
+const BUILD_CHECK_MS = 1000;
 
 /** Client-routed pages, compared case-insensitively (/logIn, /Register...); the dashboard with every page below it. */
 const SHELLS: { page: PagePath; nested?: boolean; kind: ShellKind; title: string }[] = [
@@ -97,6 +101,14 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     return inlineCss === undefined ? assets(m, "landing") : { ...assets(m, "landing"), inlineCss };
   };
 
+  // The API answers name it, so an open page can tell a real update from a reconnection. Looked
+  // up at most once a second: the manifest's stat would otherwise come with every API call.
+  let build = { at: Number.NEGATIVE_INFINITY, entry: undefined as string | undefined };
+  buildOf.set(app, () => {
+    const now = Date.now();
+    if (now - build.at >= BUILD_CHECK_MS || now < build.at) build = { at: now, entry: manifest()?.app.entry };
+    return build.entry;
+  });
   // The server answers these pages ahead of the app once it has served them (serverFetch).
   fastPagesOf.set(app, new FastPages());
   // One cache per database (a test may mount one app on several).

@@ -2,8 +2,9 @@ import * as z from "zod/mini";
 import { CHAIN_VERDICTS, NETWORKS } from "../chain";
 import { AUDIT_ACTIONS, WITHDRAWAL_METHODS } from "../constants";
 import * as S from "../schemas";
+import { matrix, memberRequest, missedItem, partner, transaction } from "./member";
 import { levelPrice } from "./public";
-import { endpoint, entity, message, money, requestStatus, role, timestamp } from "./wire";
+import { endpoint, entity, levelStatus, message, money, program, requestStatus, role, timestamp } from "./wire";
 
 /** What only admins may do: decide requests, manage users and prices, read the audit trail. */
 
@@ -120,6 +121,55 @@ export const sweepItem = z.object({
 export const sweepList = z.array(sweepItem);
 export const swept = z.object({ msg: z.string(), cleared: money });
 
+/** A finished backup in BACKUP_DIR (docs/operations.md#backups): its file name, size, and when it was taken. */
+export const backupFile = z.object({ file: z.string(), bytes: z.int(), createdAt: timestamp });
+export const backupFiles = z.array(backupFile);
+
+/** A member's standing: there is no suspension yet, and a deleted member is not found (404 user_not_found). */
+export const MEMBER_STATUSES = ["active"] as const;
+
+/**
+ * One level of a member, with the figures their own dashboard shows for it: status and the
+ * current activation's cycles and filled slots (their level card), the cycle their matrix shows
+ * first and the cycles completed over the level's whole life, and what it earned and missed over
+ * its whole life (their matrix panel).
+ */
+export const memberLevel = z.object({
+  level: z.int(),
+  status: levelStatus,
+  cycles: z.int(),
+  filled: z.int(),
+  cycle: z.int(),
+  cyclesCompleted: z.int(),
+  earned: money,
+  missed: money,
+});
+
+/** GET /api/admin/users/:id: a member's whole record, as the operator's console shows it. */
+export const memberRecord = entity({
+  name: z.string(),
+  email: z.string(),
+  myReferralId: z.string(),
+  /** Who referred them; null for the platform's first account. `deleted`: that member was deleted since. */
+  referrer: z.nullable(entity({ name: z.string(), myReferralId: z.string(), deleted: z.boolean() })),
+  createdAt: timestamp,
+  role,
+  status: z.enum(MEMBER_STATUSES),
+  twoFactor: z.boolean(),
+  emailVerified: z.boolean(),
+  balance: money,
+  /** Held by pending withdrawals. */
+  held: money,
+  /** The balance less what is held: what they can spend or withdraw now. */
+  available: money,
+  /** Over their whole history, as their Earnings page's lifetime totals. */
+  earned: money,
+  missed: money,
+  totalPartners: z.int(),
+  directPartners: z.int(),
+  programs: z.record(program, z.array(memberLevel)),
+});
+
 export const ADMIN = {
   updateLevel: endpoint({ method: "PATCH", path: "/programs/:program/levels/:level", body: S.levelPriceSchema, response: levelUpdated }),
   /**
@@ -138,4 +188,23 @@ export const ADMIN = {
   userDepositAddresses: endpoint({ method: "GET", path: "/admin/users/:id/deposit-addresses", response: memberDepositAddresses }),
   sweepList: endpoint({ method: "GET", path: "/admin/deposit-addresses/sweep", response: sweepList }),
   markSwept: endpoint({ method: "POST", path: "/admin/deposit-addresses/:network/:index/swept", body: S.sweptSchema, response: swept }),
+  /** The backups in BACKUP_DIR, newest first (on Postgres too: those `bun run backup` wrote there). */
+  backups: endpoint({ method: "GET", path: "/admin/backups", response: backupFiles }),
+  /** A backup of the embedded database, now; on Postgres 409 `backup_unsupported`. */
+  takeBackup: endpoint({ method: "POST", path: "/admin/backups", response: backupFile, status: 201 }),
+  memberRecord: endpoint({ method: "GET", path: "/admin/users/:id", response: memberRecord }),
+  /**
+   * One member's lists, each the rows their own page shows (the same core reads, by their id):
+   * `page` and `limit` (20 by default, at most 100), one page as a bare array, newest first; the
+   * number of rows in all is the TOTAL_COUNT_HEADER (X-Total-Count), as the request lists do.
+   */
+  memberTransactions: endpoint({ method: "GET", path: "/admin/users/:id/transactions", query: S.memberTransactionsQuery, response: z.array(transaction) }),
+  memberMissed: endpoint({ method: "GET", path: "/admin/users/:id/missed", query: S.memberMissedQuery, response: z.array(missedItem) }),
+  memberRequests: endpoint({ method: "GET", path: "/admin/users/:id/requests", query: S.memberRequestsQuery, response: z.array(memberRequest) }),
+  /** Their direct partners, those who left included (marked `deleted`), as their Partners page lists them. */
+  memberPartners: endpoint({ method: "GET", path: "/admin/users/:id/partners", query: S.memberListQuery, response: z.array(partner) }),
+  /** The audit trail's entries about them: their account, their requests, their own deposit addresses. */
+  memberAudit: endpoint({ method: "GET", path: "/admin/users/:id/audit", query: S.memberListQuery, response: z.array(auditEntry) }),
+  /** Their matrix at a level, in any cycle (`?cycle=`, the current one when absent), exactly as GET /api/user/matrix answers them. */
+  memberMatrix: endpoint({ method: "GET", path: "/admin/users/:id/matrix/:program/:level", query: S.matrixQuery, response: matrix }),
 } as const;

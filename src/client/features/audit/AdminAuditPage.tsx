@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { PagedQueryState } from "../../components/QueryState";
 import { useAudit } from "./api/getAudit";
-import { AuditTable } from "./AuditTable";
+import { AuditTable } from "../../components/AuditTable";
 
 /** Admin: every admin action (decisions, prices, deletions, system gifts) with its before and after. */
 export default function AdminAuditPage() {

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
-import { FREEZE_AT_CYCLES, SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
+import { SLOTS_PER_LEVEL, type ProgramId } from "../../../shared/constants";
 import { ErrorState } from "../../components/ErrorState";
 import { Money } from "../../components/Money";
 import { Spinner } from "../../components/Spinner";
@@ -9,9 +9,9 @@ import { Icon } from "../../../ui/icons";
 import { missedPage } from "../../../shared/pages";
 import { matrixKey, useMatrix, type Matrix } from "./api/getMatrix";
 import { busyLook, whileBusy } from "./busyButton";
-import { CycleNav } from "./CycleNav";
+import { CycleNav, latestCycle, standing } from "../../components/CycleNav";
 import type { LevelLook, LevelView } from "./levels";
-import { SlotCard } from "./SlotCard";
+import { SlotCard } from "../../components/SlotCard";
 
 interface MatrixPanelProps {
   program: ProgramId;
@@ -124,28 +124,6 @@ export function MatrixPanel({ program, view, look, busy, onUnfreeze }: MatrixPan
       </ol>
     </section>
   );
-}
-
-/**
- * The last cycle there is to show, in lifetime numbering (what the server shows without
- * `?cycle=`): active, the one being filled; frozen, the one that froze it (the next cycle only
- * starts on unfreezing, and the server refuses it until then).
- */
-export const latestCycle = ({ status, cyclesCompleted }: Pick<Matrix, "status" | "cyclesCompleted">) =>
-  status === "active" ? cyclesCompleted + 1 : Math.max(cyclesCompleted, 1);
-
-/**
- * Where the level stands, its cycles numbered over the level's whole life as the cycle pager
- * numbers them: "Cycle 1 of 2 before freezing" in the first activation; after an unfreeze,
- * "Cycle 3 · 1 of 2 before freezing again" (the third cycle is the first since unfreezing), so
- * "cycle 3" means one cycle wherever the panel says it. Frozen: after which cycle.
- */
-export function standing({ status, cycles, cyclesCompleted }: Pick<Matrix, "status" | "cycles" | "cyclesCompleted">): string {
-  // Completed before this activation began: 0 until the first unfreeze.
-  const before = Math.max(0, cyclesCompleted - cycles);
-  if (status === "frozen") return before === 0 ? `Frozen after ${FREEZE_AT_CYCLES} cycles` : `Frozen after cycle ${cyclesCompleted} (${cycles} since unfreezing)`;
-  const ofActivation = `${Math.min(cycles + 1, FREEZE_AT_CYCLES)} of ${FREEZE_AT_CYCLES} before freezing`;
-  return before === 0 ? `Cycle ${ofActivation}` : `Cycle ${cyclesCompleted + 1} · ${ofActivation} again`;
 }
 
 /** To the missed earnings of one level (PAGES.missed). */

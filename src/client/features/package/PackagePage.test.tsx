@@ -10,7 +10,7 @@ import type { Me } from "../../lib/me";
 import type { LevelPreview } from "./api/getPreview";
 import type { Matrix, MatrixSlot } from "./api/getMatrix";
 import PackagePage from "./PackagePage";
-import { standing } from "./MatrixPanel";
+import { standing } from "../../components/CycleNav";
 
 useDom();
 

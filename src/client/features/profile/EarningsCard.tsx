@@ -1,5 +1,6 @@
 import { Link } from "react-router";
 import { PAGES } from "../../../shared/pages";
+import { Figure } from "../../components/Figure";
 import { formatMoney } from "../../components/Money";
 import { useEarnings } from "../earnings/api/getEarnings";
 
@@ -20,7 +21,7 @@ export function EarningsCard() {
           {rows.map((r) => (
             <div key={r.label} className="flex flex-col gap-1">
               <dt className="muted text-sm">{r.label}</dt>
-              <dd className={`m-0 text-2xl font-bold tabular-nums ${r.tone}`}>{r.value === undefined ? "…" : formatMoney(r.value)}</dd>
+              <dd className={`m-0 text-2xl font-bold tabular-nums ${r.tone}`}>{r.value === undefined ? "…" : <Figure>{formatMoney(r.value)}</Figure>}</dd>
             </div>
           ))}
         </dl>

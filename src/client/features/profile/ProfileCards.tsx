@@ -2,6 +2,7 @@ import { Link } from "react-router";
 import { PROGRAMS } from "../../../shared/constants";
 import { PAGES, referralLink } from "../../../shared/pages";
 import { CopyButton } from "../../components/CopyButton";
+import { Figure } from "../../components/Figure";
 import { formatMoney } from "../../components/Money";
 import { availableBalance, type Me } from "../../lib/me";
 import { Avatar } from "../../layout/Avatar";
@@ -55,12 +56,16 @@ export function BalanceCard({ user }: { user: Me }) {
   return (
     <section aria-labelledby="balance-title" className="card">
       <h2 id="balance-title" className="card-title">Balance</h2>
-      <p className="m-0 text-4xl font-extrabold tabular-nums text-figure-green">{formatMoney(user.balance)}</p>
+      <p className="m-0 text-4xl font-extrabold tabular-nums text-figure-green">
+        <Figure>{formatMoney(user.balance)}</Figure>
+      </p>
       <dl className="m-0 mt-4 grid gap-2 text-sm">
         {rows.map((r) => (
           <div key={r.label} className="flex justify-between gap-4 border-t border-line-subtle pt-2">
             <dt className="muted">{r.label}</dt>
-            <dd className="m-0 tabular-nums">{formatMoney(r.value)}</dd>
+            <dd className="m-0 tabular-nums">
+              <Figure>{formatMoney(r.value)}</Figure>
+            </dd>
           </div>
         ))}
       </dl>

@@ -4,7 +4,7 @@ import { RequestsList } from "../../components/RequestsList";
 import { useMyRequests } from "../myRequests/api/getMyRequests";
 import { readFilter, useTransactions, type StatementFilter } from "./api/getTransactions";
 import { StatementFilters } from "./StatementFilters";
-import { TransactionsTable } from "./TransactionsTable";
+import { TransactionsTable } from "../../components/TransactionsTable";
 
 const readPage = (params: URLSearchParams) => {
   const page = Number(params.get("page"));

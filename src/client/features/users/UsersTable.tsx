@@ -1,4 +1,6 @@
 import toast from "react-hot-toast";
+import { Link } from "react-router";
+import { memberPage } from "./memberPaths";
 import { DataTable, type Column } from "../../components/DataTable";
 import { EmailText, LongId } from "../../components/LongText";
 import { Money } from "../../components/Money";
@@ -14,7 +16,7 @@ interface UsersTableProps {
   onAddresses?: (user: UserRow) => void;
 }
 
-/** One page of users with the admin's two actions. */
+/** One page of users with the admin's actions; each name opens the member's record. */
 export function UsersTable({ users, onGift, onAddresses }: UsersTableProps) {
   const remove = useDeleteUser();
 
@@ -35,7 +37,14 @@ export function UsersTable({ users, onGift, onAddresses }: UsersTableProps) {
 
   const columns: Column<UserRow>[] = [
     { header: "ID", cell: (user) => <LongId value={user.id} label="user ID" /> },
-    { header: "Name", cell: (user) => user.name },
+    {
+      header: "Name",
+      cell: (user) => (
+        <Link to={memberPage(user.id)} className="link break-words">
+          {user.name}
+        </Link>
+      ),
+    },
     { header: "Email", cell: (user) => <EmailText email={user.email} /> },
     { header: "Balance", numeric: true, cell: (user) => <Money value={user.balance} /> },
     {

@@ -6,6 +6,7 @@ import { MSG } from "../../../shared/messages";
 import { formatPercent } from "../../../shared/money";
 import { withdrawSchema } from "../../../shared/schemas";
 import { AmountInput, Field } from "../../components/Field";
+import { Figure } from "../../components/Figure";
 import { Money } from "../../components/Money";
 import { availableBalance, useMe } from "../../lib/me";
 import { failAtField, withToast } from "../../lib/serverMessage";
@@ -97,7 +98,14 @@ export function WithdrawForm() {
         Request a withdrawal
       </h2>
       <p className="muted text-sm">
-        Available balance: {available === null ? "…" : <Money value={available} className="font-semibold text-figure-green" />}
+        Available balance:{" "}
+        {available === null ? (
+          "…"
+        ) : (
+          <Figure>
+            <Money value={available} className="font-semibold text-figure-green" />
+          </Figure>
+        )}
       </p>
       {review ? (
         <WithdrawalReview review={review} pending={withdraw.isPending} onEdit={() => setReview(null)} onSend={() => void send()} />

@@ -1,8 +1,8 @@
-import { DataTable, type Column } from "../../components/DataTable";
-import { DateTime } from "../../components/DateTime";
-import { EmailText, LongId } from "../../components/LongText";
-import type { AuditEntry } from "./api/getAudit";
-import { actionLabel, describeChange, targetLabel } from "./describe";
+import { DataTable, type Column } from "./DataTable";
+import { DateTime } from "./DateTime";
+import { EmailText, LongId } from "./LongText";
+import type { AuditEntry } from "../features/audit/api/getAudit";
+import { actionLabel, describeChange, targetLabel } from "../features/audit/describe";
 
 function Target({ entry }: { entry: AuditEntry }) {
   const { kind, id } = targetLabel(entry);
@@ -55,6 +55,6 @@ const columns: Column<AuditEntry>[] = [
 ];
 
 /** One page of the trail, as the server sends it: newest first. */
-export function AuditTable({ entries }: { entries: AuditEntry[] }) {
-  return <DataTable caption="Admin actions, newest first" rows={entries} rowKey={(entry) => entry.id} columns={columns} />;
+export function AuditTable({ entries, caption = "Admin actions, newest first" }: { entries: AuditEntry[]; caption?: string }) {
+  return <DataTable caption={caption} rows={entries} rowKey={(entry) => entry.id} columns={columns} />;
 }

@@ -1,10 +1,10 @@
 import { expect, test } from "bun:test";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { credit, joinUnder } from "./domain";
-import { ledgerReport } from "./invariants";
+import { credit, joinUnder } from "../testing/domain";
+import { ledgerReport } from "../testing/invariants";
+import { useDatabase } from "../testing/useHarness";
 import { ledgerViolations } from "./ledgerChecks";
-import { useDatabase } from "./useHarness";
 
 // The checker itself: a ledger broken by hand is seen, by the tests' report and in the chaos
 // harness's words (both read ./ledgerChecks.ts). Each test repairs what it broke, for the

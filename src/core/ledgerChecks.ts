@@ -1,8 +1,8 @@
 /**
  * The four ledger invariants of docs/rules.md#ledger-invariants, each a plain SQL query, and the
  * one function that runs them. Plain SQL and a `run` callback, so the tests (drizzle, on PGlite
- * or Postgres: ./invariants.ts) and the chaos harness (postgres.js: scripts/chaos/verify.ts)
- * read them the same way.
+ * or Postgres: src/testing/invariants.ts), the chaos harness (postgres.js:
+ * scripts/chaos/verify.ts) and a restore (src/server/restore.ts) read them the same way.
  */
 export const LEDGER_CHECKS = {
   /** 1. The sum of all balances, as text: it must be "0". */

@@ -1,8 +1,8 @@
-import { DataTable, type Column } from "../../components/DataTable";
-import { DateTime } from "../../components/DateTime";
-import { Money } from "../../components/Money";
-import type { Transaction } from "./api/getTransactions";
-import { transactionLabel } from "./kinds";
+import { DataTable, type Column } from "./DataTable";
+import { DateTime } from "./DateTime";
+import { Money } from "./Money";
+import type { Transaction } from "../features/transactions/api/getTransactions";
+import { transactionLabel } from "../features/transactions/kinds";
 
 const columns: Column<Transaction>[] = [
   { header: "Date", cell: (row) => <DateTime value={row.createdAt} /> },
@@ -30,6 +30,6 @@ const columns: Column<Transaction>[] = [
 ];
 
 /** The statement: one row per ledger entry, signed amount and the balance it left. */
-export function TransactionsTable({ rows }: { rows: Transaction[] }) {
-  return <DataTable caption="Your transactions, newest first" rows={rows} rowKey={(row) => row.id} columns={columns} />;
+export function TransactionsTable({ rows, caption = "Your transactions, newest first" }: { rows: Transaction[]; caption?: string }) {
+  return <DataTable caption={caption} rows={rows} rowKey={(row) => row.id} columns={columns} />;
 }

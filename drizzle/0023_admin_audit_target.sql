@@ -1,0 +1,1 @@
+CREATE INDEX "admin_audit_target_idx" ON "admin_audit" USING btree ("target_type","target_id");
