@@ -86,6 +86,32 @@ export const shortcuts: Record<string, string> = {
   th: "border-b border-line-subtle px-3 py-2.5 text-left text-xs font-semibold uppercase tracking-wide text-muted",
   td: "border-b border-line-subtle/60 px-3 py-2.5 align-middle text-fg-soft",
   "td-money": "td text-right tabular-nums whitespace-nowrap text-fg",
+
+  // The 24-unit stroked line icon (src/ui/icons.tsx): its look in one rule, not in attributes on every icon.
+  icon: "size-[1em] shrink-0 fill-none stroke-current stroke-[1.8] stroke-cap-round stroke-join-round",
+
+  // The marketing site's repeated parts: one name each, so the landing's HTML does not spell the
+  // same list on every link, chip and level (its size is a budget: docs/performance.md#pages).
+  "site-link":
+    "whitespace-nowrap rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring aria-[current=page]:bg-panel aria-[current=page]:text-fg",
+  "site-menu-link": "block rounded-control px-3 py-2.5 font-medium text-fg no-underline hover:bg-panel focus-ring aria-[current=page]:bg-panel",
+  "footer-heading": "m-0 mb-4 text-sm font-semibold uppercase tracking-wider text-fg",
+  "footer-link": "rounded-sm text-fg-soft no-underline hover:text-figure-blue focus-ring",
+  "feature-mark":
+    "mb-4 inline-flex size-11 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-2xl text-white",
+  "step-mark": "flex size-9 shrink-0 items-center justify-center rounded-pill border border-line-strong font-bold text-figure-violet",
+  "slot-chip": "inline-flex items-center gap-1 rounded-pill border px-2 py-0.5 text-xs font-semibold",
+  "slot-paid": "slot-chip border-active/40 bg-active/12 text-active",
+  "slot-up": "slot-chip border-line bg-panel text-figure-violet",
+  "slot-dot": "size-6 rounded-pill border-2",
+  // A list of levels and prices: each item a small tile, the level in small muted type, then its price.
+  "level-list":
+    "m-0 mt-5 grid list-none grid-cols-[repeat(auto-fill,minmax(6.75rem,1fr))] gap-2 p-0 *:flex *:flex-col *:rounded-control *:border *:border-line-subtle *:bg-ink/60 *:px-3 *:py-2 *:text-xs *:text-muted",
+  "level-price": "whitespace-nowrap text-sm font-semibold tabular-nums text-fg",
+  // The partners' names (in the lists under it): each a chip with its initial on a brand tile.
+  "partner-list":
+    "[&_li]:flex [&_li]:items-center [&_li]:gap-2.5 [&_li]:whitespace-nowrap [&_li]:rounded-card [&_li]:border [&_li]:border-line-subtle [&_li]:bg-panel/60 [&_li]:px-5 [&_li]:py-3 [&_li]:font-semibold [&_li]:text-fg-soft " +
+    "[&_span]:flex [&_span]:size-7 [&_span]:items-center [&_span]:justify-center [&_span]:rounded-control [&_span]:bg-gradient-to-br [&_span]:from-brand-blue [&_span]:to-brand-violet [&_span]:text-xs [&_span]:font-bold [&_span]:text-white",
 };
 
 const config: UserConfig<Theme> = {

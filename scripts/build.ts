@@ -4,7 +4,9 @@
  * - JS: Bun.build with code splitting and minification into public/build/, content-hashed
  *   names. Two entries: the dashboard app (routes are React.lazy chunks) and the landing
  *   island (plain DOM code, no React).
- * - CSS: UnoCSS generated from uno.config.ts over src/client, src/ui and src/server/web, one hashed file.
+ * - CSS (./css.ts): the dashboard's, one hashed file the app shells link; and each
+ *   server-rendered page's own (landing, /how-it-works, not found), only the classes its sources
+ *   use, compacted, which the server inlines in that page.
  * - Each JS/CSS file gets a .gz twin that the server sends to gzip-capable clients.
  * - Files of earlier builds stay for an hour: a page opened before a rebuild can still load
  *   its lazy chunks. Older leftovers are removed.
@@ -13,18 +15,15 @@
  * `--quiet` (the start path, `bun start`): prints nothing unless a budget is over; the table of
  * sizes and budgets is for `bun run build`.
  */
-import { createGenerator } from "@unocss/core";
-import { Glob } from "bun";
 import { mkdirSync, readdirSync, statSync, unlinkSync } from "node:fs";
 import { basename, join, relative } from "node:path";
-import unoConfig from "../uno.config";
 import type { Manifest } from "../src/server/web/manifest";
+import { appCss, PAGE_CSS, pageCss, type PageName } from "./css";
 
 const ROOT = join(import.meta.dir, "..");
 const OUT = join(ROOT, "public", "build");
 const URL_BASE = "/build/";
 const ENTRIES = { app: "src/client/app/main.tsx", landing: "src/client/landing/island.ts" } as const;
-const CSS_SOURCES = ["src/client/**/*.{ts,tsx}", "src/ui/**/*.{ts,tsx}", "src/server/web/**/*.{ts,tsx}"];
 const KB = 1024;
 const KEEP_OLD_BUILDS_MS = 60 * 60 * 1000;
 // The dashboard's first load was 120 KB until 2026-11-26; it now carries the API contract's decoding
@@ -55,20 +54,22 @@ async function buildJs() {
   return result.metafile;
 }
 
-async function buildCss(): Promise<string> {
-  const uno = await createGenerator(unoConfig);
-  const tokens = new Set<string>();
-  for (const pattern of CSS_SOURCES) {
-    for await (const file of new Glob(pattern).scan({ cwd: ROOT, absolute: true })) {
-      if (/\.test\.tsx?$/.test(file)) continue;
-      await uno.applyExtractors(await Bun.file(file).text(), file, tokens);
-    }
-  }
-  const { css } = await uno.generate(tokens, { preflights: true, minify: true });
+/** Writes `css` under a content-hashed name; the name. */
+async function writeCss(prefix: string, css: string): Promise<string> {
   const hash = new Bun.CryptoHasher("sha256").update(css).digest("hex").slice(0, 10);
-  const name = `styles-${hash}.css`;
+  const name = `${prefix}-${hash}.css`;
   await Bun.write(join(OUT, name), css);
   return name;
+}
+
+/** The dashboard's stylesheet and each server-rendered page's own: file names. */
+async function buildCss(): Promise<{ app: string; pages: Record<PageName, string> }> {
+  const pageNames = Object.keys(PAGE_CSS) as PageName[];
+  const [app, ...pages] = await Promise.all([
+    appCss().then((css) => writeCss("styles", css)),
+    ...pageNames.map((page) => pageCss(page).then(({ css }) => writeCss(`page-${page}`, css))),
+  ]);
+  return { app: app!, pages: Object.fromEntries(pageNames.map((page, i) => [page, pages[i]!])) as Record<PageName, string> };
 }
 
 type Outputs = NonNullable<Bun.BuildOutput["metafile"]>["outputs"];
@@ -100,8 +101,8 @@ const say = (line: string) => {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-const [metafile, cssName] = await Promise.all([buildJs(), buildCss()]);
-const emitted = [...Object.keys(metafile.outputs).map((key) => basename(key)), cssName];
+const [metafile, css] = await Promise.all([buildJs(), buildCss()]);
+const emitted = [...Object.keys(metafile.outputs).map((key) => basename(key)), css.app, ...Object.values(css.pages)];
 
 // Sizes of every emitted JS/CSS file, and its .gz twin for the server.
 const sizes = new Map<string, { raw: number; gzip: number }>();
@@ -119,7 +120,8 @@ const landingGraph = staticGraph(metafile.outputs, ENTRIES.landing);
 const landingOwn = landingGraph.filter((f) => !appGraph.includes(f));
 
 const manifest: Manifest = {
-  css: [URL_BASE + cssName],
+  css: [URL_BASE + css.app],
+  pageCss: { landing: URL_BASE + css.pages.landing, howItWorks: URL_BASE + css.pages.howItWorks, notFound: URL_BASE + css.pages.notFound },
   app: { entry: url(appGraph[0]!), preload: appGraph.slice(1).map(url) },
   landing: { entry: url(landingGraph[0]!), preload: landingGraph.slice(1).map(url) },
 };
@@ -142,7 +144,7 @@ const checks = [
   { name: "all landing JS (island + static imports)", size: gz(landingGraph), budget: BUDGETS.landingAll },
   { name: "dashboard first load JS (entry + static imports)", size: gz(appGraph), budget: BUDGETS.appFirstLoad },
 ];
-say(`\nCSS (all pages): ${kb(sizes.get(cssName)!.gzip)} gzip\nBudgets (gzip):`);
+say(`\nCSS: dashboard ${kb(sizes.get(css.app)!.gzip)} gzip (a file); inlined in each page: ${Object.entries(css.pages).map(([page, file]) => `${page} ${kb(sizes.get(file)!.raw)} (${kb(sizes.get(file)!.gzip)} gzip)`).join(", ")}\nBudgets (gzip):`);
 let over = false;
 for (const c of checks) {
   const ok = c.size <= c.budget;

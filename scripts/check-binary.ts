@@ -4,7 +4,8 @@
  * only PORT), so nothing can come from the source tree.
  *
  * `--help` lists the variables; the first start creates ./data, migrates, seeds the admin
- * (password printed once) and serves the pages, a client asset of the manifest and the API;
+ * (password printed once) and serves the pages (the landing with its own stylesheet inline),
+ * a client asset of the manifest and the API;
  * a user registers and logs in; after a restart (no new admin) both still log in;
  * `--reset-admin-password` prints a new admin password that works, and the old one no longer does;
  * the admin takes a backup (POST /api/admin/backups), a user registers after it, and
@@ -117,9 +118,13 @@ async function main() {
     const res = await get(path);
     check(res.status === 200, `GET ${path} -> 200 (got ${res.status})`);
   }
-  const manifest = (await (await get("/build/manifest.json")).json()) as { css: string[]; app: { entry: string } };
+  const manifest = (await (await get("/build/manifest.json")).json()) as { css: string[]; pageCss: { landing: string }; app: { entry: string } };
   const shell = await (await get("/userDashboard/package")).text();
   check(shell.includes(manifest.app.entry) && shell.includes(manifest.css[0]!), "the dashboard page names the manifest's entry and CSS");
+  // The landing's own stylesheet is read from the binary and inlined: nothing linked.
+  const landingCss = await (await get(manifest.pageCss.landing)).text();
+  const landing = await (await get("/")).text();
+  check(landingCss.length > 1000 && landing.includes(`<style>${landingCss}</style>`) && !landing.includes('rel="stylesheet"'), "the landing carries its own stylesheet inline");
   for (const asset of [manifest.app.entry, manifest.css[0]!]) {
     const res = await get(asset, { "Accept-Encoding": "gzip" });
     const body = await res.arrayBuffer();

@@ -44,7 +44,14 @@ const urls = new Set(files.map(urlOf));
 // Everything the pages and bundles name must be in: the manifest's files and each chunk a JS file imports.
 const manifestFile = join(buildDir, "manifest.json");
 const manifest = await Bun.file(manifestFile).json();
-const wanted = new Set<string>([...manifest.css, manifest.app.entry, ...manifest.app.preload, manifest.landing.entry, ...manifest.landing.preload]);
+const wanted = new Set<string>([
+  ...manifest.css,
+  ...Object.values(manifest.pageCss ?? {}),
+  manifest.app.entry,
+  ...manifest.app.preload,
+  manifest.landing.entry,
+  ...manifest.landing.preload,
+]);
 for (const f of files.filter((f) => f.endsWith(".js"))) {
   for (const m of (await Bun.file(f).text()).matchAll(/["']\.\/([\w.-]+\.(?:js|css))["']/g)) wanted.add(`/build/${m[1]}`);
 }

@@ -124,23 +124,14 @@ export function Icon({ name, ...props }: { name: IconName } & SVGProps<SVGSVGEle
   return <IconFrame {...props}>{ICONS[name]}</IconFrame>;
 }
 
-/** The 24-unit stroked box every icon is drawn in (./siteIcons.tsx draws in it too). */
+/**
+ * The 24-unit stroked box every icon is drawn in (./siteIcons.tsx draws in it too). Its size
+ * and stroke are the `icon` class's (uno.config.ts), not attributes: the landing page carries
+ * a few dozen icons, and its HTML has a size budget.
+ */
 export function IconFrame({ className = "", children, ...props }: SVGProps<SVGSVGElement>) {
   return (
-    <svg
-      viewBox="0 0 24 24"
-      width="1em"
-      height="1em"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={1.8}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      className={`shrink-0 ${className}`.trim()}
-      {...props}
-    >
+    <svg viewBox="0 0 24 24" aria-hidden="true" className={`icon ${className}`.trim()} {...props}>
       {children}
     </svg>
   );

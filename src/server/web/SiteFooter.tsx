@@ -2,9 +2,6 @@ import { brand, footer } from "../../ui/content";
 import { Logo } from "../../ui/Brand";
 import { SiteIcon } from "../../ui/siteIcons";
 
-const heading = "m-0 mb-4 text-sm font-semibold uppercase tracking-wider text-fg";
-const listLink = "rounded-sm text-fg-soft no-underline hover:text-figure-blue focus-ring";
-
 /** What the no-JS newsletter form reports after the redirect back to the page. */
 export type NewsletterNotice = { ok: boolean; text: string } | null;
 
@@ -15,7 +12,8 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:grid-cols-2 lg:grid-cols-4">
         <section aria-labelledby="footer-brand">
           <h2 id="footer-brand" className="m-0 mb-4 flex items-center gap-2 text-lg font-bold">
-            <Logo size={28} /> {brand.name}
+            <Logo size={28} />
+            {` ${brand.name}`}
           </h2>
           <p className="m-0 mb-5 text-sm leading-relaxed muted">{brand.blurb}</p>
           <ul className="m-0 flex list-none gap-2 p-0">
@@ -29,17 +27,17 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
           </ul>
         </section>
         <nav aria-labelledby="footer-quick">
-          <h2 id="footer-quick" className={heading}>Quick Links</h2>
+          <h2 id="footer-quick" className="footer-heading">Quick Links</h2>
           <ul className="m-0 grid list-none gap-2.5 p-0 text-sm">
             {footer.quickLinks.map((l) => (
               <li key={l.label}>
-                <a href={l.href} className={listLink}>{l.label}</a>
+                <a href={l.href} className="footer-link">{l.label}</a>
               </li>
             ))}
           </ul>
         </nav>
         <section aria-labelledby="footer-services">
-          <h2 id="footer-services" className={heading}>Our Services</h2>
+          <h2 id="footer-services" className="footer-heading">Our Services</h2>
           <ul className="m-0 grid list-none gap-2.5 p-0 text-sm text-fg-soft">
             {footer.services.map((s) => (
               <li key={s}>{s}</li>
@@ -47,14 +45,14 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
           </ul>
         </section>
         <section id="contact" aria-labelledby="footer-contact">
-          <h2 id="footer-contact" className={heading}>Get in Touch</h2>
+          <h2 id="footer-contact" className="footer-heading">Get in Touch</h2>
           <address className="grid gap-3 text-sm not-italic text-fg-soft">
-            <span className="flex gap-2"><SiteIcon name="pin" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.address}</span>
-            <a className={`${listLink} flex gap-2`} href={`tel:${footer.contact.phone.replace(/[^+\d]/g, "")}`}>
-              <SiteIcon name="phone" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.phone}
+            <span className="flex gap-2"><SiteIcon name="pin" className="mt-0.5 text-figure-violet" />{footer.contact.address}</span>
+            <a className="footer-link flex gap-2" href={`tel:${footer.contact.phone.replace(/[^+\d]/g, "")}`}>
+              <SiteIcon name="phone" className="mt-0.5 text-figure-violet" />{footer.contact.phone}
             </a>
-            <a className={`${listLink} flex gap-2 break-all`} href={`mailto:${footer.contact.email}`}>
-              <SiteIcon name="mail" className="mt-0.5 shrink-0 text-figure-violet" />{footer.contact.email}
+            <a className="footer-link flex gap-2 break-all" href={`mailto:${footer.contact.email}`}>
+              <SiteIcon name="mail" className="mt-0.5 text-figure-violet" />{footer.contact.email}
             </a>
           </address>
         </section>
@@ -66,7 +64,7 @@ export function SiteFooter({ notice = null }: { notice?: NewsletterNotice }) {
           <ul className="m-0 flex list-none flex-wrap justify-center gap-x-5 gap-y-2 p-0">
             {footer.legal.map((l) => (
               <li key={l.label}>
-                <a href={l.href} className={listLink}>{l.label}</a>
+                <a href={l.href} className="footer-link">{l.label}</a>
               </li>
             ))}
           </ul>

@@ -22,12 +22,7 @@ export function SiteHeader({ current }: { current?: string } = {}) {
         </a>
         <nav aria-label="Main" className="hidden flex-1 justify-center gap-1 lg:flex">
           {nav.map((link) => (
-            <a
-              key={link.href}
-              href={link.href}
-              aria-current={here(link.href)}
-              className="whitespace-nowrap rounded-control px-3 py-2 text-sm font-medium text-fg-soft no-underline hover:text-fg hover:bg-panel focus-ring aria-[current=page]:bg-panel aria-[current=page]:text-fg"
-            >
+            <a key={link.href} href={link.href} aria-current={here(link.href)} className="site-link">
               {link.label}
             </a>
           ))}
@@ -56,7 +51,7 @@ export function SiteHeader({ current }: { current?: string } = {}) {
         <ul className="m-0 grid list-none gap-1 p-0">
           {nav.map((link) => (
             <li key={link.href}>
-              <a href={link.href} aria-current={here(link.href)} className="block rounded-control px-3 py-2.5 font-medium text-fg no-underline hover:bg-panel focus-ring aria-[current=page]:bg-panel">
+              <a href={link.href} aria-current={here(link.href)} className="site-menu-link">
                 {link.label}
               </a>
             </li>

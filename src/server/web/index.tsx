@@ -53,20 +53,19 @@ const NOTICES: Record<string, NewsletterNotice> = {
 };
 
 /**
- * The stylesheet of a manifest as text, to inline in the landing-side pages: read once per
- * build (the names are content-hashed); undefined when a file cannot be read, and the pages
- * link it instead.
+ * Stylesheets as text, to inline in the landing-side pages: read once per build (the names are
+ * content-hashed); undefined when a file cannot be read, and the pages link it instead.
  */
-function stylesheetReader(root: string): (manifest: Manifest | null) => Promise<string | undefined> {
+function stylesheetReader(root: string): (hrefs: string[]) => Promise<string | undefined> {
   const read = new Map<string, Promise<string | undefined>>();
-  return (manifest) => {
-    if (!manifest || manifest.css.length === 0) return Promise.resolve(undefined);
-    const key = manifest.css.join("\n");
+  return (hrefs) => {
+    if (hrefs.length === 0) return Promise.resolve(undefined);
+    const key = hrefs.join("\n");
     let text = read.get(key);
     if (!text) {
       text = (async () => {
         const parts: string[] = [];
-        for (const href of manifest.css) {
+        for (const href of hrefs) {
           const file = publicFile(root, href);
           if (!file || !(await file.exists())) return undefined;
           parts.push(await file.text());
@@ -95,10 +94,15 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   const stylesheet = stylesheetReader(publicDir);
   const assets = (m: Manifest | null, bundle: "landing" | "app"): Assets =>
     m ? { css: m.css, scripts: [m[bundle].entry], preload: m[bundle].preload } : NO_ASSETS;
-  /** The landing-side pages inline the stylesheet: no request before the first paint. */
-  const landingAssets = async (m: Manifest | null): Promise<Assets> => {
-    const inlineCss = await stylesheet(m);
-    return inlineCss === undefined ? assets(m, "landing") : { ...assets(m, "landing"), inlineCss };
+  /**
+   * The landing-side pages inline their own stylesheet (only the rules they use): no request
+   * before the first paint. A build without page stylesheets has them inline the dashboard's.
+   */
+  const landingAssets = async (m: Manifest | null, page: keyof NonNullable<Manifest["pageCss"]>): Promise<Assets> => {
+    if (!m) return NO_ASSETS;
+    const css = m.pageCss ? [m.pageCss[page]] : m.css;
+    const inlineCss = await stylesheet(css);
+    return { ...assets(m, "landing"), css, ...(inlineCss === undefined ? {} : { inlineCss }) };
   };
 
   // The API answers name it, so an open page can tell a real update from a reconnection. Looked
@@ -125,7 +129,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
     const variant = wanted !== undefined && Object.hasOwn(NOTICES, wanted) ? wanted : "";
     return pages(c).serve(c, `home?${variant}`, async () => {
       const m = manifest();
-      const [prices, figures, pageAssets] = await Promise.all([levelPrices(c), platformFigures(c), landingAssets(m)]);
+      const [prices, figures, pageAssets] = await Promise.all([levelPrices(c), platformFigures(c), landingAssets(m, "landing")]);
       const notice = variant ? NOTICES[variant]! : null;
       const page = <LandingPage assets={pageAssets} prices={prices ?? NO_PRICES} figures={figures} slots={slotTables()} notice={notice} />;
       return { html: renderDocument(page), complete: prices !== null && figures !== null };
@@ -136,7 +140,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   app.get("*", async (c, next) => {
     if (!isPage(c.req.path, PAGES.howItWorks)) return next();
     return pages(c).serve(c, "how-it-works", async () => {
-      const [prices, pageAssets] = await Promise.all([levelPrices(c), landingAssets(manifest())]);
+      const [prices, pageAssets] = await Promise.all([levelPrices(c), landingAssets(manifest(), "howItWorks")]);
       return { html: renderDocument(<HowItWorksPage assets={pageAssets} prices={prices ?? NO_PRICES} slots={slotTables()} />), complete: prices !== null };
     });
   });
@@ -171,7 +175,7 @@ export function mountWeb(app: Hono<AppEnv>, options: WebOptions = {}) {
   app.use("*", servePublic(publicDir));
 
   // Each path its own page (it names the path): rendered per request, and rare.
-  app.get("*", compress(), (c) =>
-    c.html(renderDocument(<NotFoundPage assets={assets(manifest(), "landing")} path={c.req.path} />), 404, { "Cache-Control": "no-cache" }),
+  app.get("*", compress(), async (c) =>
+    c.html(renderDocument(<NotFoundPage assets={await landingAssets(manifest(), "notFound")} path={c.req.path} />), 404, { "Cache-Control": "no-cache" }),
   );
 }

@@ -3,7 +3,13 @@ import { join } from "node:path";
 
 /** What scripts/build.ts writes to public/build/manifest.json: URLs of the hashed files. */
 export interface Manifest {
+  /** The dashboard's stylesheet, linked by the app shells (a file, cached for a year). */
   css: string[];
+  /**
+   * Each server-rendered page's own stylesheet, only the rules its sources use: inlined in its
+   * HTML, nothing to fetch before the first paint. Absent from builds before it: they link `css`.
+   */
+  pageCss?: { landing: string; howItWorks: string; notFound: string };
   /** The vanilla landing island (no React). */
   landing: { entry: string; preload: string[] };
   /** The dashboard app: entry plus the chunks it imports statically (modulepreload hints). */

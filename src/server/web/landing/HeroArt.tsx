@@ -11,7 +11,11 @@ const UNIT = 13;
 const ORIGIN = { x: 250, y: 190 };
 
 type P3 = [x: number, y: number, z: number];
-const project = ([x, y, z]: P3) => `${(ORIGIN.x + (x - y) * COS * UNIT).toFixed(1)},${(ORIGIN.y + ((x + y) * SIN - z) * UNIT).toFixed(1)}`;
+/** A tenth of a unit (a tenth of a pixel or less at the sizes the page draws it), no trailing zero. */
+const n = (value: number) => String(Number(value.toFixed(1)));
+/** The coins' curves: a hundredth, so their edges fall on the same pixels as with every digit. */
+const c2 = (value: number) => Number(value.toFixed(2));
+const project = ([x, y, z]: P3) => `${n(ORIGIN.x + (x - y) * COS * UNIT)},${n(ORIGIN.y + ((x + y) * SIN - z) * UNIT)}`;
 const poly = (points: P3[]) => points.map(project).join(" ");
 
 interface BoxProps {
@@ -25,28 +29,39 @@ interface BoxProps {
 function Box({ at: [x, y, z], size: [w, d, h], top, left, right }: BoxProps) {
   const zt = z + h;
   return (
-    <g>
+    <>
       <polygon points={poly([[x, y + d, zt], [x + w, y + d, zt], [x + w, y + d, z], [x, y + d, z]])} fill={left} />
       <polygon points={poly([[x + w, y, zt], [x + w, y + d, zt], [x + w, y + d, z], [x + w, y, z]])} fill={right} />
       <polygon points={poly([[x, y, zt], [x + w, y, zt], [x + w, y + d, zt], [x, y + d, zt]])} fill={top} />
+    </>
+  );
+}
+
+/**
+ * A coin of radius `r` lying flat at the origin, seen in isometric view: an ellipse with a rim
+ * and the tether sign. Drawn once in <defs>; each coin of that size is a <use> of it.
+ */
+function CoinShape({ r, rim = 0.5 }: { r: number; rim?: number }) {
+  const ex = r * UNIT * COS * 1.15;
+  const ey = ex * 0.58;
+  const [rx, ry] = [c2(ex), c2(ey)];
+  return (
+    <g id={coinId(r)}>
+      {/* The rim's arc ends exactly a diameter away, or the arc's centre would move off its line. */}
+      <path d={`M${-rx},0v${c2(rim * UNIT)}a${rx},${ry} 0 0 0 ${c2(2 * rx)},0v${c2(-rim * UNIT)}Z`} fill="url(#art-coin-side)" />
+      <ellipse rx={rx} ry={ry} fill="url(#art-coin-top)" />
+      <ellipse rx={c2(ex * 0.72)} ry={c2(ey * 0.72)} fill="none" stroke="#fff" strokeOpacity=".45" strokeWidth="1.2" />
+      <path d={`M${c2(-ex * 0.32)},${c2(-ey * 0.3)}h${c2(ex * 0.64)}M0,${c2(-ey * 0.3)}v${c2(ey * 0.75)}`} stroke="#fff" strokeWidth="2" strokeLinecap="round" />
     </g>
   );
 }
 
-/** A coin lying flat, seen in isometric view: an ellipse with a rim and the tether sign. */
-function Coin({ at, r = 1.6, rim = 0.5 }: { at: P3; r?: number; rim?: number }) {
-  const [cx, cy] = project(at).split(",").map(Number) as [number, number];
-  const rx = r * UNIT * COS * 1.15;
-  const ry = rx * 0.58;
-  const depth = rim * UNIT;
-  return (
-    <g>
-      <path d={`M${cx - rx},${cy} v${depth} a${rx},${ry} 0 0 0 ${2 * rx},0 v${-depth} Z`} fill="url(#art-coin-side)" />
-      <ellipse cx={cx} cy={cy} rx={rx} ry={ry} fill="url(#art-coin-top)" />
-      <ellipse cx={cx} cy={cy} rx={rx * 0.72} ry={ry * 0.72} fill="none" stroke="#fff" strokeOpacity=".45" strokeWidth="1.2" />
-      <path d={`M${cx - rx * 0.32},${cy - ry * 0.3} h${rx * 0.64} M${cx},${cy - ry * 0.3} v${ry * 0.75}`} stroke="#fff" strokeWidth="2" strokeLinecap="round" />
-    </g>
-  );
+const coinId = (r: number) => `art-coin-${String(r).replace(".", "-")}`;
+const COIN_SIZES = [1.3, 1.6, 1.9];
+
+function Coin({ at, r = 1.6 }: { at: P3; r?: number }) {
+  const [x, y] = project(at).split(",");
+  return <use href={`#${coinId(r)}`} x={x} y={y} />;
 }
 
 const c = colors;
@@ -77,6 +92,9 @@ export function HeroArt({ className }: { className?: string }) {
           <stop offset="0" stopColor={c.brand.blue} />
           <stop offset="1" stopColor={c.brand.violet} />
         </linearGradient>
+        {COIN_SIZES.map((r) => (
+          <CoinShape key={r} r={r} />
+        ))}
       </defs>
       <ellipse cx="250" cy="230" rx="240" ry="160" fill="url(#art-glow)" />
 

@@ -37,11 +37,11 @@ export function Programs({ prices, slots }: { prices: LevelPrices; slots: SlotTa
               <p className="m-0 mb-5 text-sm leading-relaxed text-fg-soft">{card.text}</p>
               <SlotPicture slots={slots[card.id]} />
               {levels.length > 0 && (
-                <ol aria-label={`${card.name} level prices`} className="m-0 mt-5 grid list-none grid-cols-[repeat(auto-fill,minmax(6.75rem,1fr))] gap-2 p-0">
+                <ol aria-label={`${card.name} level prices`} className="level-list">
                   {levels.map((l) => (
-                    <li key={l.level} className="flex flex-col rounded-control border border-line-subtle bg-ink/60 px-3 py-2">
-                      <span className="text-xs muted">Level {l.level}</span>
-                      <span className="whitespace-nowrap text-sm font-semibold tabular-nums">{`${formatDollars(l.cost)} $`}</span>
+                    <li key={l.level}>
+                      {`Level ${l.level}`}
+                      <span className="level-price">{`${formatDollars(l.cost)} $`}</span>
                     </li>
                   ))}
                 </ol>
@@ -68,7 +68,7 @@ function SlotPicture({ slots }: { slots: SlotRow[] }) {
       {rows.map((row, r) => (
         <div key={r} className="flex gap-2">
           {row.map((slot) => (
-            <span key={slot.slot} className={`size-6 rounded-pill border-2 ${slot.rule === "paid" ? "border-figure-green bg-figure-green/25" : "border-line-strong"}`} />
+            <span key={slot.slot} className={`slot-dot ${slot.rule === "paid" ? "border-figure-green bg-figure-green/25" : "border-line-strong"}`} />
           ))}
         </div>
       ))}
@@ -80,10 +80,8 @@ export function PartnersMarquee() {
   const row = (hidden: boolean) => (
     <ul aria-hidden={hidden || undefined} className={`m-0 flex shrink-0 list-none gap-4 p-0 pr-4 ${hidden ? "motion-reduce:hidden" : "motion-reduce:w-full motion-reduce:shrink motion-reduce:flex-wrap motion-reduce:justify-center"}`}>
       {partners.names.map((name) => (
-        <li key={name} className="flex items-center gap-2.5 whitespace-nowrap rounded-card border border-line-subtle bg-panel/60 px-5 py-3 font-semibold text-fg-soft">
-          <span className="flex size-7 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-xs font-bold text-white">
-            {name.slice(0, 1)}
-          </span>
+        <li key={name}>
+          <span>{name.slice(0, 1)}</span>
           {name}
         </li>
       ))}
@@ -97,7 +95,7 @@ export function PartnersMarquee() {
         </h2>
       </div>
       {/* Two copies scroll by half their width for a seamless loop; reduced motion shows one, wrapped. */}
-      <div className="overflow-hidden [mask-image:linear-gradient(90deg,transparent,black_8%,black_92%,transparent)]">
+      <div className="partner-list overflow-hidden [mask-image:linear-gradient(90deg,transparent,black_8%,black_92%,transparent)]">
         <div className="flex w-max animate-[marquee_40s_linear_infinite] hover:[animation-play-state:paused] motion-reduce:w-full motion-reduce:animate-none">
           {row(false)}
           {row(true)}

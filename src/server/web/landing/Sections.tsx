@@ -24,7 +24,7 @@ export function WhyChooseUs() {
       <ul className="m-0 grid list-none gap-4 p-0 sm:grid-cols-2 lg:grid-cols-4">
         {why.items.map((item) => (
           <li key={item.title} className="card transition duration-200 hover:border-line-strong hover:-translate-y-0.5">
-            <span className="mb-4 inline-flex size-11 items-center justify-center rounded-control bg-gradient-to-br from-brand-blue to-brand-violet text-2xl text-white">
+            <span className="feature-mark">
               <SiteIcon name={item.icon} />
             </span>
             <h3 className="m-0 mb-2 text-lg font-semibold">{item.title}</h3>
@@ -48,7 +48,7 @@ export function BuySellShares({ slots }: { slots: SlotTables }) {
           <ol className="m-0 mt-8 grid list-none gap-5 p-0">
             {shares.steps.map((step, i) => (
               <li key={step.title} className="flex gap-4">
-                <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-pill border border-line-strong font-bold text-figure-violet">
+                <span aria-hidden="true" className="step-mark">
                   {i + 1}
                 </span>
                 <div>
@@ -88,10 +88,7 @@ function SlotsCard({ slots }: { slots: SlotTables }) {
                 {rows.map((row) => {
                   const paid = row.rule === "paid";
                   return (
-                    <li
-                      key={row.slot}
-                      className={`inline-flex items-center gap-1 rounded-pill border px-2 py-0.5 text-xs font-semibold ${paid ? "border-active/40 bg-active/12 text-active" : "border-line bg-panel text-figure-violet"}`}
-                    >
+                    <li key={row.slot} className={paid ? "slot-paid" : "slot-up"}>
                       <SiteIcon name={paid ? "check" : "up"} />
                       <span className="tabular-nums">{row.slot}</span>
                       <span className="sr-only">{paid ? c.paid : c.passedUp}</span>
