@@ -87,7 +87,18 @@ export async function acceptOnAdminDashboard(page: Page, kind: "deposit" | "with
   // The confirmation names the member and the amount.
   const confirm = page.getByRole("dialog", { name: `Accept this ${kind}?` });
   await confirm.getByText(userName, { exact: false }).waitFor();
-  await confirm.getByRole("button", { name: "Yes, accept" }).click();
+  // On a loaded machine a click during the dialog's opening animation can land beside the button
+  // (the dialog then stays open): clicked again until the dialog goes. It goes with the first
+  // click that lands, so the request is sent once.
+  for (let tries = 1; ; tries++) {
+    await confirm.getByRole("button", { name: "Yes, accept" }).click();
+    try {
+      await confirm.waitFor({ state: "hidden", timeout: 3_000 });
+      break;
+    } catch (error) {
+      if (tries === 3) throw error;
+    }
+  }
   await expectText(page, "Request successfully accepted.");
   await accept.waitFor({ state: "detached" });
 }

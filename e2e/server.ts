@@ -143,7 +143,8 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
   }
 
   try {
-    const port = await launch(0);
+    // The port the caller asked for (PORT in `env`: its mailed links name it), else a free one.
+    const port = await launch(Number(env.PORT) || 0);
     const url = `http://127.0.0.1:${port}`;
     return {
       url,
