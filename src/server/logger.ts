@@ -25,10 +25,21 @@ export function createLogger(level: LogLevel, destination: DestinationStream = d
 export const silentLogger = (): Logger => pino({ level: "silent" });
 
 function defaultDestination(): DestinationStream {
-  // Synchronous writes: a line is whole on the shared stdout, and nothing is lost at process.exit.
-  if (!process.stdout.isTTY) return pino.destination({ fd: 1, sync: true });
-  return { write: (line: string) => void process.stdout.write(readableLine(line)) };
+  if (process.stdout.isTTY) return { write: (line: string) => void process.stdout.write(readableLine(line)) };
+  // Written in the background, the lines that came meanwhile together: a write a request cost
+  // GET / more than half its rate (bench/RESULTS.md). Each write is whole lines of at most
+  // PIPE_BUF bytes, so the workers' lines never mix on a shared pipe; what is left is written at exit.
+  const destination = pino.destination({ fd: 1, sync: false, maxWrite: PIPE_BUF });
+  process.on("exit", () => {
+    try {
+      destination.flushSync();
+    } catch {}
+  });
+  return destination;
 }
+
+/** The most a write to a pipe may hold and still be written at once, never mixed with another's (Linux). */
+const PIPE_BUF = 4096;
 
 const LEVEL_COLOURS: Record<string, string> = { fatal: "35", error: "31", warn: "33", info: "32", debug: "36", trace: "90" };
 const SHOWN_FIRST = new Set(["level", "time", "pid", "msg", "method", "route", "status", "ms"]);
