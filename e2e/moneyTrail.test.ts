@@ -39,7 +39,7 @@ import {
   type Session,
   stepper,
 } from "./browser";
-import { startServer, type TestServer } from "./server";
+import { callApi, startServer, type TestServer } from "./server";
 
 const skip = skipReason();
 announceSkip("e2e/moneyTrail.test.ts", skip);
@@ -69,16 +69,7 @@ const step = stepper(sessions, STEP_MS, "money-trail-");
 // The scene, through the HTTP API
 
 /** One API call; throws with the answer when it is not a success. */
-async function call<T = unknown>(method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { "x-auth-token": token } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = <T = unknown>(method: string, path: string, options: { token?: string; body?: unknown } = {}) => callApi<T>(server.url, method, path, options);
 
 /** A transaction ID as TRON writes them: 64 hex characters. */
 function txid(): string {

@@ -20,7 +20,7 @@ import { bunWebGlobals } from "../src/testing/bunGlobals";
 import { expectLedgerInvariants } from "../src/testing/invariants";
 import { logIn, sidebarLink } from "./actions";
 import { announceSkip, eventually, expectHeaderBalance, launchBrowser, openSession, pathOf, screenshot, skipReason, stepper, type Session } from "./browser";
-import { startServer, type TestServer } from "./server";
+import { callApi, startServer, type TestServer } from "./server";
 
 const skip = skipReason();
 announceSkip("e2e/offline.test.ts", skip);
@@ -44,16 +44,7 @@ let adminId = "";
 const sessions: Record<string, Session> = {};
 const step = stepper(sessions, STEP_MS, "offline-");
 
-async function call<T = any>(method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { "x-auth-token": token } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = <T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}) => callApi<T>(server.url, method, path, options);
 
 /** Runs `work` on the server's database; only while the server is halted (it holds the folder). */
 async function onDatabase(work: (db: Awaited<ReturnType<typeof openDatabase>>["db"]) => Promise<void>) {

@@ -169,3 +169,15 @@ export async function startServer({ env: extra = {} }: ServerOptions = {}): Prom
     throw new Error(`e2e: ${(error as Error).message}\n--- server output ---\n${log}`);
   }
 }
+
+/** One call to a test server's API; throws with the answer when it is not a success. */
+export async function callApi<T>(base: string, method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}): Promise<T> {
+  const res = await fetch(`${base}/api${path}`, {
+    method,
+    headers: { ...(token ? { "x-auth-token": token } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}

@@ -21,7 +21,7 @@ import { randomBep20Address } from "../src/testing/chainIds";
 import { expectLedgerInvariants } from "../src/testing/invariants";
 import { field, logIn, openFromMenu } from "./actions";
 import { announceSkip, expectHeaderBalance, expectText, launchBrowser, openSession, readable, screenshot, skipReason, stepper, type Session } from "./browser";
-import { startServer, type TestServer } from "./server";
+import { callApi, startServer, type TestServer } from "./server";
 
 const skip = skipReason();
 announceSkip("e2e/withdrawalCancel.test.ts", skip);
@@ -41,16 +41,7 @@ let memberToken = "";
 const sessions: Record<string, Session> = {};
 const step = stepper(sessions, STEP_MS, "withdrawal-cancel-");
 
-async function call<T = any>(method: string, path: string, { token, body }: { token?: string; body?: unknown } = {}): Promise<T> {
-  const res = await fetch(`${server.url}/api${path}`, {
-    method,
-    headers: { ...(token ? { "x-auth-token": token } : {}), ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} /api${path} answered ${res.status}: ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
+const call = <T = any>(method: string, path: string, options: { token?: string; body?: unknown } = {}) => callApi<T>(server.url, method, path, options);
 
 /** The member's withdrawal requests as the page lists them, and the one row there is. */
 const requests = () => w.page.getByRole("table", { name: "Your withdrawal requests, newest first" });
